@@ -1,0 +1,97 @@
+/**
+ * A parsed, validated scene: plain data, no entities yet.
+ * The XML loader (src/scene/xml.ts) produces it; src/scene/build.ts turns it into entities.
+ * Indices (particles, edges) are the order of their tags in the file.
+ */
+
+export type IntegratorType =
+  | 'explicit-euler'
+  | 'symplectic-euler'
+  | 'linearized-implicit-euler'
+  | 'implicit-euler';
+
+export interface IntegratorDesc {
+  type: IntegratorType;
+  dt: number;
+  /** Game-mode Newton settings (solver issue); absent means FOSSSim semantics. */
+  maxiters?: number;
+  tolerance?: number;
+  linesearch?: boolean;
+  projection?: 'none' | 'psd';
+}
+
+export interface ParticleDesc {
+  m: number;
+  px: number;
+  py: number;
+  vx: number;
+  vy: number;
+  fixed: boolean;
+  radius: number; // default 0.1
+  tag?: string;
+}
+
+export interface EdgeDesc {
+  i: number;
+  j: number;
+  radius: number; // default 0.015
+}
+
+export interface HalfplaneDesc {
+  px: number;
+  py: number;
+  nx: number;
+  ny: number;
+}
+
+export type ForceDesc =
+  | { type: 'springforce'; edge: number; k: number; l0: number; b: number }
+  | { type: 'simplegravity'; fx: number; fy: number }
+  | { type: 'gravitationalforce'; i: number; j: number; G: number }
+  | { type: 'constantforce'; fx: number; fy: number }
+  | { type: 'dragdamping'; b: number }
+  | { type: 'vortexforce'; i: number; j: number; kbs: number; kvc: number }
+  | { type: 'elasticbodyspringforce'; i1: number; i2: number; alpha: number; l0: number }
+  | { type: 'elasticbodybendingforce'; i1: number; i2: number; i3: number; alpha: number; theta0: number }
+  | {
+      type: 'elasticbodycstforce';
+      i1: number;
+      i2: number;
+      i3: number;
+      youngsmodulus: number;
+      poissonratio: number;
+      /** Rest positions of the three vertices, [x1, y1, x2, y2, x3, y3]; defaults already filled in. */
+      xb: [number, number, number, number, number, number];
+    };
+
+export interface Rgb {
+  r: number;
+  g: number;
+  b: number;
+}
+
+export interface SceneDescription {
+  /** Where the scene came from, for messages. */
+  source: string;
+  description: string;
+  simtype?: string;
+  duration: number;
+  integrator: IntegratorDesc;
+  maxsimfreq?: number;
+  viewport?: { cx: number; cy: number; size: number };
+  backgroundcolor?: Rgb;
+  particles: ParticleDesc[];
+  edges: EdgeDesc[];
+  halfplanes: HalfplaneDesc[];
+  /** Forces in file order (order of summation is fixed by it). */
+  forces: ForceDesc[];
+  particlecolors: { i: number; color: Rgb }[];
+  edgecolors: { e: number; color: Rgb }[];
+  halfplanecolors: { i: number; color: Rgb }[];
+  particlepaths: { i: number; duration: number; color: Rgb }[];
+  /** `<collision type=".." COR=".."/>`, parsed and kept; contact comes later. */
+  collision?: { type: string; attributes: Record<string, string> };
+  collisiondetection?: { type: string; attributes: Record<string, string> };
+  /** Non-fatal remarks (e.g. the `alhpa` misspelling), each naming file and tag. */
+  warnings: string[];
+}
