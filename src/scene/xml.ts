@@ -1,0 +1,433 @@
+/**
+ * FOSSSim 2D particle scene loader: XML text -> validated SceneDescription.
+ * The format is documented in docs/scene-format.md.
+ *
+ * All input problems throw one InputError naming the file, the tag, its index among same-name
+ * tags, the attribute and what was expected. Non-fatal remarks go to `warnings`.
+ */
+import { readFileSync } from 'node:fs';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { InputError } from '../errors';
+import { ANY, NON_NEGATIVE, POSITIVE, TagReader, type SceneElement } from './attrs';
+import type {
+  EdgeDesc,
+  ForceDesc,
+  HalfplaneDesc,
+  IntegratorDesc,
+  IntegratorType,
+  ParticleDesc,
+  SceneDescription,
+} from './types';
+
+/** Accepted `<integrator type>` names and what they mean. */
+const INTEGRATORS: Record<string, IntegratorType> = {
+  'explicit-euler': 'explicit-euler',
+  'symplectic-euler': 'symplectic-euler',
+  'forward-backward-euler': 'symplectic-euler', // FOSSSim T2 name for the same update
+  'linearized-implicit-euler': 'linearized-implicit-euler',
+  'implicit-euler': 'implicit-euler',
+};
+const INTEGRATOR_LIST =
+  'explicit-euler, symplectic-euler, forward-backward-euler (alias of symplectic-euler), ' +
+  'linearized-implicit-euler, implicit-euler';
+
+/** Tags that may appear at most once. */
+const SINGLETONS = new Set([
+  'simtype',
+  'description',
+  'duration',
+  'integrator',
+  'maxsimfreq',
+  'viewport',
+  'backgroundcolor',
+  'collision',
+  'collisiondetection',
+]);
+
+const KNOWN = new Set([
+  ...SINGLETONS,
+  'particle',
+  'edge',
+  'halfplane',
+  'springforce',
+  'simplegravity',
+  'gravitationalforce',
+  'constantforce',
+  'dragdamping',
+  'vortexforce',
+  'elasticbodyspringforce',
+  'elasticbodybendingforce',
+  'elasticbodycstforce',
+  'particlecolor',
+  'edgecolor',
+  'halfplanecolor',
+  'particlepath',
+]);
+
+/** Read a scene file and parse it. A missing or unreadable file is an InputError. */
+export function loadSceneFile(path: string): SceneDescription {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new InputError(`cannot read scene file '${path}': ${readReason(err)}`);
+  }
+  return parseSceneXml(text, path);
+}
+
+function readReason(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    default:
+      return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** Parse FOSSSim scene XML. `source` names the file in messages. */
+export function parseSceneXml(text: string, source: string): SceneDescription {
+  const elements = readElements(text.replace(/^\uFEFF/, ''), source);
+  const warnings: string[] = [];
+  const reader = (el: SceneElement) => new TagReader(source, el, warnings);
+
+  // Group by tag; report duplicates of singletons and unknown tags.
+  const byTag = new Map<string, SceneElement[]>();
+  for (const el of elements) {
+    const list = byTag.get(el.tag) ?? [];
+    list.push(el);
+    byTag.set(el.tag, list);
+    if (!KNOWN.has(el.tag)) reader(el).warn('unknown tag ignored');
+  }
+  for (const tag of SINGLETONS) {
+    const list = byTag.get(tag);
+    if (list && list.length > 1) {
+      const first = list[0].line > 0 ? ` (first at line ${list[0].line})` : '';
+      reader(list[1]).fail(`<${tag}> may appear only once${first}`);
+    }
+  }
+  const all = (tag: string) => byTag.get(tag) ?? [];
+  const one = (tag: string) => byTag.get(tag)?.[0];
+
+  // Particles, edges and halfplanes first: other tags refer to them by index, in any file order.
+  const particles = all('particle').map((el) => parseParticle(reader(el)));
+  const edges = all('edge').map((el) => parseEdge(reader(el), particles.length));
+  const halfplanes = all('halfplane').map((el) => parseHalfplane(reader(el)));
+
+  const durationEl = one('duration');
+  if (!durationEl) throw new InputError(`${source}: missing required tag <duration time="..."/>`);
+  const integratorEl = one('integrator');
+  if (!integratorEl) throw new InputError(`${source}: missing required tag <integrator type="..." dt="..."/>`);
+
+  const scene: SceneDescription = {
+    source,
+    description: '',
+    duration: 0,
+    integrator: { type: 'symplectic-euler', dt: 0 },
+    particles,
+    edges,
+    halfplanes,
+    forces: [],
+    particlecolors: [],
+    edgecolors: [],
+    halfplanecolors: [],
+    particlepaths: [],
+    warnings,
+  };
+
+  for (const el of elements) {
+    const r = reader(el);
+    switch (el.tag) {
+      case 'particle':
+      case 'edge':
+      case 'halfplane':
+        continue; // already parsed (and finished)
+      case 'simtype':
+        scene.simtype = r.str('type');
+        break;
+      case 'description':
+        scene.description = r.str('text', '');
+        break;
+      case 'duration':
+        scene.duration = r.num('time', NON_NEGATIVE);
+        break;
+      case 'integrator':
+        scene.integrator = parseIntegrator(r);
+        break;
+      case 'maxsimfreq':
+        scene.maxsimfreq = r.num('max', POSITIVE);
+        break;
+      case 'viewport':
+        scene.viewport = { cx: r.num('cx'), cy: r.num('cy'), size: r.num('size', POSITIVE) };
+        break;
+      case 'backgroundcolor':
+        scene.backgroundcolor = r.rgb();
+        break;
+      case 'particlecolor':
+        scene.particlecolors.push({ i: r.index('i', particles.length, 'particle'), color: r.rgb() });
+        break;
+      case 'edgecolor':
+        scene.edgecolors.push({ e: r.index('i', edges.length, 'edge'), color: r.rgb() });
+        break;
+      case 'halfplanecolor':
+        scene.halfplanecolors.push({ i: r.index('i', halfplanes.length, 'halfplane'), color: r.rgb() });
+        break;
+      case 'particlepath':
+        scene.particlepaths.push({
+          i: r.index('i', particles.length, 'particle'),
+          duration: r.num('duration', POSITIVE),
+          color: r.rgb(),
+        });
+        break;
+      case 'collision':
+      case 'collisiondetection':
+        scene[el.tag] = parseRawTyped(r);
+        break;
+      default: {
+        if (!KNOWN.has(el.tag)) continue; // warned above
+        scene.forces.push(parseForce(r, particles, edges.length));
+      }
+    }
+    r.finish();
+  }
+  return scene;
+}
+
+// ---------------------------------------------------------------------------------------------
+// XML -> flat list of <scene> children in document order
+
+function readElements(text: string, source: string): SceneElement[] {
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) {
+    const { line, col, msg } = valid.err;
+    const at = col !== undefined ? `line ${line}, column ${col}` : `line ${line}`;
+    throw new InputError(`${source}: malformed XML at ${at}: ${msg}`);
+  }
+  const parser = new XMLParser({
+    preserveOrder: true, // keeps document order across different tag names
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    parseAttributeValue: false,
+    parseTagValue: false,
+    trimValues: false, // numbers are trimmed by the reader; description text kept as written
+    captureMetaData: true,
+  });
+  const meta = XMLParser.getMetaDataSymbol() as unknown as string;
+  const lineOf = lineIndex(text);
+  const top = (parser.parse(text) as Node[]).filter(isElement);
+  if (top.length !== 1) {
+    throw new InputError(`${source}: expected exactly one root element <scene>, found ${top.length} root elements`);
+  }
+  const root = top[0];
+  const rootName = elementName(root);
+  if (rootName !== 'scene') throw new InputError(`${source}: root element is <${rootName}>, expected <scene>`);
+
+  const counts = new Map<string, number>();
+  const out: SceneElement[] = [];
+  for (const node of (root.scene ?? []) as Node[]) {
+    if (!isElement(node)) continue;
+    const tag = elementName(node);
+    const n = counts.get(tag) ?? 0;
+    counts.set(tag, n + 1);
+    const start = (node as Record<string, unknown>)[meta] as { startIndex?: number } | undefined;
+    const line = start?.startIndex !== undefined ? lineOf(start.startIndex) : 0;
+    const attrs: Record<string, string> = Object.create(null);
+    const raw = node[':@'] as Record<string, unknown> | undefined;
+    if (raw) for (const [k, v] of Object.entries(raw)) attrs[k] = String(v);
+    out.push({ tag, n, line, attrs });
+  }
+  return out;
+}
+
+type Node = Record<string, unknown>;
+
+function isElement(node: Node): boolean {
+  const name = elementName(node);
+  return name !== '' && name !== '#text' && name !== '#comment' && !name.startsWith('?') && !name.startsWith('!');
+}
+
+function elementName(node: Node): string {
+  return Object.keys(node).find((k) => k !== ':@') ?? '';
+}
+
+/** Map a character offset to a 1-based line number. */
+function lineIndex(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tags
+
+function parseParticle(r: TagReader): ParticleDesc {
+  const fixed = r.bool('fixed');
+  const m = fixed
+    ? r.num('m', { what: 'a number >= 0 for a fixed particle', ok: (x) => x >= 0 })
+    : r.num('m', { what: 'a number > 0 for a free particle', ok: (x) => x > 0 });
+  const p: ParticleDesc = {
+    m,
+    px: r.num('px'),
+    py: r.num('py'),
+    vx: r.num('vx'),
+    vy: r.num('vy'),
+    fixed,
+    radius: r.num('radius', NON_NEGATIVE, 0.1),
+  };
+  const tag = r.raw('tag');
+  if (tag !== undefined) p.tag = tag;
+  r.finish();
+  return p;
+}
+
+function parseEdge(r: TagReader, nParticles: number): EdgeDesc {
+  const i = r.index('i', nParticles, 'particle');
+  const j = r.index('j', nParticles, 'particle');
+  r.distinct(['i', 'j'], [i, j]);
+  const e: EdgeDesc = { i, j, radius: r.num('radius', NON_NEGATIVE, 0.015) };
+  r.finish();
+  return e;
+}
+
+function parseHalfplane(r: TagReader): HalfplaneDesc {
+  const h: HalfplaneDesc = { px: r.num('px'), py: r.num('py'), nx: r.num('nx'), ny: r.num('ny') };
+  if (h.nx * h.nx + h.ny * h.ny === 0) r.fail(`attributes 'nx', 'ny': expected a non-zero normal, got (0, 0)`);
+  r.finish();
+  return h;
+}
+
+function parseIntegrator(r: TagReader): IntegratorDesc {
+  const rawType = r.str('type');
+  const type = INTEGRATORS[rawType.trim()];
+  if (type === undefined || !Object.prototype.hasOwnProperty.call(INTEGRATORS, rawType.trim())) {
+    r.fail(`attribute 'type': unknown integrator type ${JSON.stringify(rawType)}; expected one of ${INTEGRATOR_LIST}`);
+  }
+  const desc: IntegratorDesc = { type, dt: r.num('dt', POSITIVE) };
+  // Game-mode Newton settings; absent means FOSSSim semantics.
+  if (r.has('maxiters')) desc.maxiters = r.int('maxiters', 1);
+  if (r.has('tolerance')) desc.tolerance = r.num('tolerance', POSITIVE);
+  if (r.has('linesearch')) desc.linesearch = r.bool('linesearch');
+  if (r.has('projection')) {
+    const raw = r.str('projection');
+    const t = raw.trim();
+    if (t !== 'none' && t !== 'psd') r.failAttr('projection', 'none or psd', raw);
+    desc.projection = t;
+  }
+  return desc;
+}
+
+function parseRawTyped(r: TagReader): { type: string; attributes: Record<string, string> } {
+  const type = r.str('type').trim();
+  const attributes: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r.el.attrs)) {
+    if (k === 'type') continue;
+    r.raw(k);
+    attributes[k] = v;
+  }
+  return { type, attributes };
+}
+
+/** `alpha`, or its misspelling `alhpa` (seen in the course text) with a warning. */
+function readAlpha(r: TagReader): number {
+  if (!r.has('alpha') && r.has('alhpa')) {
+    r.warn(`attribute 'alhpa' is a misspelling of 'alpha'; accepted as 'alpha'`);
+    return r.num('alhpa', NON_NEGATIVE);
+  }
+  if (r.has('alpha') && r.has('alhpa')) {
+    r.fail(`both 'alpha' and its misspelling 'alhpa' are given; keep only 'alpha'`);
+  }
+  return r.num('alpha', NON_NEGATIVE);
+}
+
+function parseForce(r: TagReader, particles: ParticleDesc[], nEdges: number): ForceDesc {
+  const np = particles.length;
+  const pIndex = (name: string) => r.index(name, np, 'particle');
+  switch (r.el.tag) {
+    case 'springforce':
+      return {
+        type: 'springforce',
+        edge: r.index('edge', nEdges, 'edge'),
+        k: r.num('k', NON_NEGATIVE),
+        l0: r.num('l0', POSITIVE),
+        b: r.num('b', NON_NEGATIVE, 0),
+      };
+    case 'simplegravity':
+      return { type: 'simplegravity', fx: r.num('fx'), fy: r.num('fy') };
+    case 'constantforce':
+      return { type: 'constantforce', fx: r.num('fx'), fy: r.num('fy') };
+    case 'dragdamping':
+      return { type: 'dragdamping', b: r.num('b', NON_NEGATIVE) };
+    case 'gravitationalforce': {
+      const i = pIndex('i');
+      const j = pIndex('j');
+      r.distinct(['i', 'j'], [i, j]);
+      return { type: 'gravitationalforce', i, j, G: r.num('G', NON_NEGATIVE) };
+    }
+    case 'vortexforce': {
+      const i = pIndex('i');
+      const j = pIndex('j');
+      r.distinct(['i', 'j'], [i, j]);
+      return { type: 'vortexforce', i, j, kbs: r.num('kbs', ANY), kvc: r.num('kvc', ANY) };
+    }
+    case 'elasticbodyspringforce': {
+      const i1 = pIndex('i1');
+      const i2 = pIndex('i2');
+      r.distinct(['i1', 'i2'], [i1, i2]);
+      return { type: 'elasticbodyspringforce', i1, i2, alpha: readAlpha(r), l0: r.num('l0', POSITIVE) };
+    }
+    case 'elasticbodybendingforce': {
+      const i1 = pIndex('i1');
+      const i2 = pIndex('i2');
+      const i3 = pIndex('i3');
+      r.distinct(['i1', 'i2', 'i3'], [i1, i2, i3]);
+      return { type: 'elasticbodybendingforce', i1, i2, i3, alpha: readAlpha(r), theta0: r.num('theta0') };
+    }
+    case 'elasticbodycstforce': {
+      const i1 = pIndex('i1');
+      const i2 = pIndex('i2');
+      const i3 = pIndex('i3');
+      r.distinct(['i1', 'i2', 'i3'], [i1, i2, i3]);
+      const youngsmodulus = r.num('youngsmodulus', POSITIVE);
+      const poissonratio = r.num('poissonratio', { what: 'a number in (-1, 1)', ok: (x) => x > -1 && x < 1 });
+      const p = [particles[i1], particles[i2], particles[i3]];
+      const xb: [number, number, number, number, number, number] = [
+        r.num('xb1x', ANY, p[0].px),
+        r.num('xb1y', ANY, p[0].py),
+        r.num('xb2x', ANY, p[1].px),
+        r.num('xb2y', ANY, p[1].py),
+        r.num('xb3x', ANY, p[2].px),
+        r.num('xb3y', ANY, p[2].py),
+      ];
+      const ax = xb[2] - xb[0];
+      const ay = xb[3] - xb[1];
+      const bx = xb[4] - xb[0];
+      const by = xb[5] - xb[1];
+      const cross = ax * by - ay * bx;
+      const scale = ax * ax + ay * ay + bx * bx + by * by;
+      if (!(Math.abs(cross) > 1e-12 * scale)) {
+        const pts = `(${xb[0]}, ${xb[1]}), (${xb[2]}, ${xb[3]}), (${xb[4]}, ${xb[5]})`;
+        r.fail(
+          `rest triangle has zero area: rest positions ${pts} (from xb1x..xb3y, defaulting to the particles' ` +
+            `initial positions) are collinear or coincide; expected a non-degenerate triangle`,
+        );
+      }
+      return { type: 'elasticbodycstforce', i1, i2, i3, youngsmodulus, poissonratio, xb };
+    }
+    default:
+      throw new Error(`unreachable: force tag <${r.el.tag}>`);
+  }
+}
