@@ -106,10 +106,11 @@ export class TagReader {
 
   /** An index into a list of `count` `kind` tags (e.g. particles). */
   index(name: string, count: number, kind: string): number {
+    const a = /^[aeiou]/.test(kind) ? 'an' : 'a';
     const what =
       count > 0
-        ? `a ${kind} index (an integer from 0 to ${count - 1})`
-        : `a ${kind} index, but the scene has no <${kind}> tags`;
+        ? `${a} ${kind} index (an integer from 0 to ${count - 1})`
+        : `${a} ${kind} index, but the scene has no <${kind}> tags`;
     return this.num(name, { what, ok: (x) => Number.isInteger(x) && x >= 0 && x < count });
   }
 
