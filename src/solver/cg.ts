@@ -1,0 +1,126 @@
+/**
+ * Preconditioned conjugate gradients for symmetric positive definite systems
+ * stored as SymPattern + values. No callbacks: the preconditioner is a
+ * SparseLDLT factor (possibly of an older matrix — it must be SPD for PCG to
+ * be meaningful), an inverse diagonal (Jacobi, see jacobiInverse), or null.
+ * All vectors live in a PcgWorkspace allocated once per size.
+ */
+import type { SymPattern } from './pattern.js';
+import { symMultiply } from './pattern.js';
+import { SparseLDLT } from './ldlt.js';
+
+export class PcgWorkspace {
+  readonly n: number;
+  readonly r: Float64Array;
+  readonly z: Float64Array;
+  readonly p: Float64Array;
+  readonly q: Float64Array;
+  /** Iterations of the last pcg() call. */
+  iterations = 0;
+  /** Whether the last pcg() call met the tolerance. */
+  converged = false;
+  /** ||b - A x||_2 / ||b||_2 at the end of the last call. */
+  relResidual = 0;
+  /** true if the last call stopped on non-positive curvature (A or M not SPD). */
+  breakdown = false;
+
+  constructor(n: number) {
+    this.n = n;
+    this.r = new Float64Array(n);
+    this.z = new Float64Array(n);
+    this.p = new Float64Array(n);
+    this.q = new Float64Array(n);
+  }
+}
+
+export type Preconditioner = SparseLDLT | Float64Array | null;
+
+/** out[i] = 1 / A_ii (0 where A_ii is 0): the Jacobi preconditioner for pcg(). */
+export function jacobiInverse(p: SymPattern, values: Float64Array, out: Float64Array): void {
+  const colPtr = p.colPtr;
+  for (let i = 0; i < p.n; i++) {
+    const d = values[colPtr[i]];
+    out[i] = d !== 0 ? 1 / d : 0;
+  }
+}
+
+function applyPrecond(m: Preconditioner, r: Float64Array, z: Float64Array, n: number): void {
+  if (m === null) {
+    z.set(r);
+  } else if (m instanceof SparseLDLT) {
+    m.solve(r, z);
+  } else {
+    for (let i = 0; i < n; i++) z[i] = m[i] * r[i];
+  }
+}
+
+function dot(a: Float64Array, b: Float64Array, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += a[i] * b[i];
+  return s;
+}
+
+/**
+ * Solve A x = b by PCG starting from the given x (warm start).
+ * Stops when ||r||_2 <= tol * ||b||_2 or after maxIter iterations
+ * (default: n). Returns the number of iterations; see ws for status.
+ */
+export function pcg(
+  pat: SymPattern,
+  values: Float64Array,
+  b: Float64Array,
+  x: Float64Array,
+  precond: Preconditioner,
+  ws: PcgWorkspace,
+  tol = 1e-10,
+  maxIter = -1,
+): number {
+  const n = pat.n;
+  if (ws.n !== n) throw new RangeError(`pcg: workspace has n = ${ws.n}, expected ${n}`);
+  const { r, z, p, q } = ws;
+  const itMax = maxIter < 0 ? Math.max(n, 1) : maxIter;
+  ws.breakdown = false;
+  ws.converged = false;
+  symMultiply(pat, values, x, q);
+  for (let i = 0; i < n; i++) r[i] = b[i] - q[i];
+  const bnorm = Math.sqrt(dot(b, b, n));
+  const target = tol * (bnorm > 0 ? bnorm : 1);
+  let rnorm = Math.sqrt(dot(r, r, n));
+  let it = 0;
+  if (rnorm <= target) {
+    ws.iterations = 0;
+    ws.converged = true;
+    ws.relResidual = bnorm > 0 ? rnorm / bnorm : rnorm;
+    return 0;
+  }
+  applyPrecond(precond, r, z, n);
+  p.set(z);
+  let rz = dot(r, z, n);
+  while (it < itMax) {
+    symMultiply(pat, values, p, q);
+    const pq = dot(p, q, n);
+    if (!(pq > 0) || !(rz > 0)) {
+      ws.breakdown = true;
+      break;
+    }
+    const alpha = rz / pq;
+    for (let i = 0; i < n; i++) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+    }
+    it++;
+    rnorm = Math.sqrt(dot(r, r, n));
+    if (rnorm <= target) {
+      ws.converged = true;
+      break;
+    }
+    applyPrecond(precond, r, z, n);
+    const rzNew = dot(r, z, n);
+    const beta = rzNew / rz;
+    rz = rzNew;
+    for (let i = 0; i < n; i++) p[i] = z[i] + beta * p[i];
+  }
+  ws.iterations = it;
+  ws.relResidual = bnorm > 0 ? rnorm / bnorm : rnorm;
+  return it;
+}
