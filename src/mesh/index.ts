@@ -1,0 +1,10 @@
+export type { MeshData, SheetData } from './types';
+export { meshBox, meshSheet, uniqueEdges } from './grid';
+export { meshCircle } from './circle';
+export { ropePoints } from './rope';
+export { meshPolygon, normalizeOutline, polygonArea, pointInPolygon } from './polygon';
+export type { PolygonMeshOptions } from './polygon';
+export { triangulate } from './cdt';
+export { meshReport } from './quality';
+export type { MeshReport } from './quality';
+export { sinCosTurn } from './trig';
