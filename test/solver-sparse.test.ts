@@ -350,6 +350,17 @@ describe('SparseLDLT', () => {
       expect(backwardError(dense, x, b, p.n)).toBeLessThan(1e-14);
       expect(relDiff(x, xr)).toBeLessThan(1e-10);
       expect(f.inertia()).toEqual({ positive: p.n, negative: 0, zero: 0 });
+      expect(f.paired).toBe(true); // 2x2 node-block kernel
+      // scalar kernel (a permutation that splits node pairs) agrees with the block kernel
+      const split = amdOrder(p, 2).slice(1);
+      const perm = Int32Array.from([...split, amdOrder(p, 2)[0]]);
+      const g = new SparseLDLT(p, perm);
+      expect(g.paired).toBe(false);
+      expect(g.factor(values)).toBe(true);
+      const x2 = new Float64Array(p.n);
+      g.solve(b, x2);
+      expect(relDiff(x2, x)).toBeLessThan(1e-11);
+      expect(backwardError(dense, x2, b, p.n)).toBeLessThan(1e-14);
     });
 
     it(`indefinite ${name}: matches dense reference, inertia consistent`, () => {

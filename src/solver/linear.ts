@@ -3,9 +3,10 @@
  * A of fixed sparsity (one per body topology).
  *
  * Path 1: sparse LDL^T without pivoting on an AMD ordering (symbolic analysis
- * done once in the constructor). Optional one step of iterative refinement,
- * then an a-posteriori check of the normwise backward error
- *   ||b - A x||_inf / (||A||_inf ||x||_inf + ||b||_inf).
+ * done once in the constructor). The normwise backward error
+ *   ||b - A x||_inf / (||A||_inf ||x||_inf + ||b||_inf)
+ * is computed from one residual; one step of iterative refinement is done
+ * only if it exceeds refineTol, and the result is checked against verifyTol.
  * Path 2: if a pivot is zero/tiny/non-finite, or the backward error check
  * fails (tiny pivots with large growth), fall back to dense LU with full
  * pivoting when n <= denseLimit (default 3000); otherwise throw.
@@ -24,8 +25,10 @@ export interface SymmetricSolverOptions {
   dofsPerNode?: number;
   /** 'amd' (default) or 'natural' (identity). Ignored when perm is given. */
   ordering?: 'amd' | 'natural';
-  /** Steps of iterative refinement after the direct solve (default 1). */
+  /** Max steps of iterative refinement after the direct solve (default 1). */
   refineSteps?: number;
+  /** Refinement is skipped while the backward error is <= refineTol (default 4e-16: only when it can help). */
+  refineTol?: number;
   /** Check the backward error of the LDL^T solution and fall back to dense LU if it is poor (default true). */
   verify?: boolean;
   /** Backward error above which the LDL^T solution is rejected (default 1e-10). */
@@ -41,6 +44,7 @@ export class SymmetricSolver {
   readonly pattern: SymPattern;
   readonly ldlt: SparseLDLT;
   refineSteps: number;
+  refineTol: number;
   verify: boolean;
   verifyTol: number;
   readonly denseLimit: number;
@@ -61,6 +65,7 @@ export class SymmetricSolver {
     const perm = opts.perm ?? (opts.ordering === 'natural' ? undefined : amdOrder(p, opts.dofsPerNode));
     this.ldlt = new SparseLDLT(p, perm);
     this.refineSteps = opts.refineSteps ?? 1;
+    this.refineTol = opts.refineTol ?? 4e-16;
     this.verify = opts.verify ?? true;
     this.verifyTol = opts.verifyTol ?? 1e-10;
     this.denseLimit = opts.denseLimit ?? 3000;
@@ -116,33 +121,41 @@ export class SymmetricSolver {
     return m;
   }
 
+  /** Normwise backward error of out, from the residual currently in r (rn = ||r||_inf). */
+  private backwardError(b: Float64Array, out: Float64Array, rn: number, an: number): number {
+    let xn = 0;
+    let bn = 0;
+    for (let i = 0; i < this.n; i++) {
+      const ax = out[i] < 0 ? -out[i] : out[i];
+      if (ax > xn) xn = ax;
+      const ab = b[i] < 0 ? -b[i] : b[i];
+      if (ab > bn) bn = ab;
+    }
+    const denom = an * xn + bn;
+    return denom > 0 ? rn / denom : rn === 0 ? 0 : Infinity;
+  }
+
   private solveWithCurrent(b: Float64Array, out: Float64Array): void {
     const n = this.n;
     this.direct(b, out);
     const steps = this.refineSteps;
     const check = this.verify;
     if (steps <= 0 && !check) return;
+    const an = symNormInf(this.pattern, this.values as Float64Array, this.work);
     let rn = this.residual(b, out);
-    for (let s = 0; s < steps; s++) {
+    let eta = this.backwardError(b, out, rn, an);
+    // refine only when it can help: the backward error is above refineTol
+    for (let s = 0; s < steps && eta > this.refineTol; s++) {
       this.direct(this.r, this.dx);
       const dx = this.dx;
       for (let i = 0; i < n; i++) out[i] += dx[i];
       rn = this.residual(b, out);
+      eta = this.backwardError(b, out, rn, an);
     }
-    let xn = 0;
-    let bn = 0;
-    for (let i = 0; i < n; i++) {
-      const ax = out[i] < 0 ? -out[i] : out[i];
-      if (ax > xn) xn = ax;
-      const ab = b[i] < 0 ? -b[i] : b[i];
-      if (ab > bn) bn = ab;
-    }
-    const an = symNormInf(this.pattern, this.values as Float64Array, this.work);
-    const denom = an * xn + bn;
-    this.lastBackwardError = denom > 0 ? rn / denom : rn === 0 ? 0 : Infinity;
-    if (!(this.lastBackwardError <= this.verifyTol) && check && this.lastPath === 'ldlt') {
+    this.lastBackwardError = eta;
+    if (!(eta <= this.verifyTol) && check && this.lastPath === 'ldlt') {
       // LDL^T "succeeded" with tiny pivots and large growth: redo robustly.
-      this.factorDense(`LDL^T solution rejected (backward error ${this.lastBackwardError.toExponential(2)})`);
+      this.factorDense(`LDL^T solution rejected (backward error ${eta.toExponential(2)})`);
       this.solveWithCurrent(b, out);
     }
   }
