@@ -78,7 +78,7 @@ for (const [name, nx, ny] of sizes) {
   const values = assemble(p, tris, rng);
   const b = Float64Array.from({ length: p.n }, () => rng() * 2 - 1);
   const x = new Float64Array(p.n);
-  let perm = new Int32Array(0);
+  let perm: Int32Array = new Int32Array(0);
   const tAmd = time(() => {
     perm = amdOrder(p, 2);
   }, 5);
