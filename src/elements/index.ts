@@ -1,0 +1,12 @@
+/** Energy / gradient / Hessian kernels (pure, allocation-free, scalar arguments). */
+export { springEnergy, springGradient, springHessian, writePairBlocks } from './spring';
+export { restTheta, bendingEnergy, bendingGradient, bendingHessian } from './bending';
+export { cstRest, cstStrain, cstEnergy, cstGradient, cstHessian } from './cst';
+export {
+  fsSpringEnergy, fsSpringGradient, fsSpringHessX, fsSpringHessV,
+  fsGravitationEnergy, fsGravitationGradient, fsGravitationHessX,
+  fsVortexGradient, fsVortexHessX, fsVortexHessV,
+  fsDragGradient, fsDragHessV,
+  fsSimpleGravityEnergy, fsSimpleGravityGradient,
+  fsConstantForceEnergy, fsConstantForceGradient,
+} from './fosssim-forces';
