@@ -478,6 +478,21 @@ describe('SymmetricSolver', () => {
     }
   });
 
+  it('handles 3 dofs per node (detected block size, scalar kernel)', () => {
+    const rng = mulberry32(33);
+    const mesh = makeMesh(6, 5, rng, 3);
+    const p = buildPattern(mesh.nNodes, 3, mesh.groups);
+    expect(detectBlockSize(p)).toBe(3);
+    const { values, dense } = assemble(p, mesh, 3, rng, 'indefinite');
+    const s = new SymmetricSolver(p);
+    const b = randomVec(p.n, rng);
+    const x = new Float64Array(p.n);
+    s.solve(values, b, x);
+    expect(s.lastPath).toBe('ldlt');
+    expect(backwardError(dense, x, b, p.n)).toBeLessThan(1e-15);
+    expect(relDiff(x, denseSolveRef(dense, b, p.n))).toBeLessThan(1e-9);
+  });
+
   it('falls back to dense LU on [[0,1],[1,0]]', () => {
     const p = buildPattern(1, 2, [{ nodes: Int32Array.from([0]), k: 1 }]);
     const s = new SymmetricSolver(p);
