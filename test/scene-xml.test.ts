@@ -1,10 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors';
 import { loadSceneFile, parseSceneXml } from '../src/scene/xml';
 
-const SCENES = '/work/shared/scenes/fosssim';
+const SCENES = fileURLToPath(new URL('../assets/scenes/fosssim', import.meta.url));
 
 function xmlFiles(dir: string): string[] {
   const out: string[] = [];

@@ -1,0 +1,62 @@
+/**
+ * Scene description → entities in a PhysicsWorld, with FOSSSim's semantics:
+ * no implicit gravity, forces exactly as listed, particle i is the i-th tag.
+ */
+import { PhysicsWorld } from '../world';
+import type { SceneDescription } from './types';
+
+export interface BuiltScene {
+  world: PhysicsWorld;
+  /** Entity id of the i-th particle of the file. */
+  particles: number[];
+  steps: number;
+}
+
+/** Number of steps FOSSSim takes for a scene: ceil(duration / dt). */
+export function sceneSteps(desc: SceneDescription): number {
+  return Math.ceil(desc.duration / desc.integrator.dt);
+}
+
+export function buildScene(desc: SceneDescription): BuiltScene {
+  const world = new PhysicsWorld({ dt: desc.integrator.dt, gravity: null, integrator: desc.integrator.type });
+  const particles = desc.particles.map((p) =>
+    world.addParticle({ x: p.px, y: p.py, vx: p.vx, vy: p.vy, m: p.m, fixed: p.fixed, radius: p.radius }),
+  );
+  const edgeEnds = desc.edges.map((e) => [particles[e.i]!, particles[e.j]!] as const);
+  desc.edges.forEach((e, k) => world.addEdge(edgeEnds[k]![0], edgeEnds[k]![1], e.radius));
+  for (const h of desc.halfplanes) world.addHalfplane(h.px, h.py, h.nx, h.ny);
+  for (const f of desc.forces) {
+    switch (f.type) {
+      case 'springforce':
+        world.addDampedSpring(edgeEnds[f.edge]![0], edgeEnds[f.edge]![1], { k: f.k, l0: f.l0, b: f.b });
+        break;
+      case 'simplegravity':
+        world.addGravity(f.fx, f.fy);
+        break;
+      case 'gravitationalforce':
+        world.addGravitation(particles[f.i]!, particles[f.j]!, f.G);
+        break;
+      case 'constantforce':
+        world.addConstantForce(f.fx, f.fy);
+        break;
+      case 'dragdamping':
+        world.addDrag(f.b);
+        break;
+      case 'vortexforce':
+        world.addVortex(particles[f.i]!, particles[f.j]!, f.kbs, f.kvc);
+        break;
+      case 'elasticbodyspringforce':
+        world.addSpring(particles[f.i1]!, particles[f.i2]!, { alpha: f.alpha, l0: f.l0 });
+        break;
+      case 'elasticbodybendingforce':
+        world.addHinge(particles[f.i1]!, particles[f.i2]!, particles[f.i3]!, { alpha: f.alpha, theta0: f.theta0 });
+        break;
+      case 'elasticbodycstforce':
+        world.addTriangle(particles[f.i1]!, particles[f.i2]!, particles[f.i3]!, {
+          youngsModulus: f.youngsmodulus, poissonRatio: f.poissonratio, rest: f.xb,
+        });
+        break;
+    }
+  }
+  return { world, particles, steps: sceneSteps(desc) };
+}

@@ -1,0 +1,224 @@
+/**
+ * Force accumulation over a topology: total energy, its gradient and its
+ * Hessians, by family in a fixed order and by creation order within a family.
+ *
+ * "Gradient" follows FOSSSim's gradU convention: minus the force, including
+ * velocity-dependent (damping) terms. Hessians are accumulated into the lower
+ * triangle of the fixed sparse pattern through precomputed scatter maps:
+ * values += cx·∂²E/∂x² + cv·∂(gradU)/∂v.
+ */
+import {
+  springEnergy, springGradient, springHessian,
+  bendingEnergy, bendingGradient, bendingHessian,
+  cstEnergy, cstGradient, cstHessian,
+  dampedSpringEnergy, dampedSpringGradient, dampedSpringHessianX, dampedSpringHessianV,
+  gravitationEnergy, gravitationGradient, gravitationHessian,
+  vortexGradient, vortexHessianX, vortexHessianV,
+} from '../elements';
+import { UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY } from '../components';
+import type { ElementFamily, Topology } from './topology';
+
+export class ForceModel {
+  readonly t: Topology;
+  /** Scratch for one element's gradient (≤ 6) and Hessian (≤ 36). */
+  private readonly g = new Float64Array(6);
+  private readonly h = new Float64Array(36);
+
+  constructor(t: Topology) {
+    this.t = t;
+  }
+
+  /** Total potential energy at x (damping and vortex forces have none). */
+  energy(x: Float64Array): number {
+    const t = this.t;
+    let E = 0;
+    const s = t.springs;
+    for (let e = 0; e < s.count; e++) {
+      const a = 2 * s.nodes[2 * e]!, b = 2 * s.nodes[2 * e + 1]!;
+      E += springEnergy(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, s.params[2 * e]!, s.params[2 * e + 1]!);
+    }
+    const hg = t.hinges;
+    for (let e = 0; e < hg.count; e++) {
+      const a = 2 * hg.nodes[3 * e]!, b = 2 * hg.nodes[3 * e + 1]!, c = 2 * hg.nodes[3 * e + 2]!, p = 3 * e;
+      E += bendingEnergy(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, hg.params[p]!, hg.params[p + 1]!, hg.params[p + 2]!);
+    }
+    const tr = t.triangles;
+    for (let e = 0; e < tr.count; e++) {
+      const a = 2 * tr.nodes[3 * e]!, b = 2 * tr.nodes[3 * e + 1]!, c = 2 * tr.nodes[3 * e + 2]!, p = 8 * e;
+      const q = tr.params;
+      E += cstEnergy(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!);
+    }
+    const d = t.dampedSprings;
+    for (let e = 0; e < d.count; e++) {
+      const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!;
+      E += dampedSpringEnergy(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, d.params[3 * e]!, d.params[3 * e + 1]!);
+    }
+    const gr = t.gravitation;
+    for (let e = 0; e < gr.count; e++) {
+      const a = 2 * gr.nodes[2 * e]!, b = 2 * gr.nodes[2 * e + 1]!;
+      E += gravitationEnergy(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!);
+    }
+    for (let u = 0; u < t.uniformCount; u++) {
+      const kind = t.uniformKind[u]!, fx = t.uniform[3 * u]!, fy = t.uniform[3 * u + 1]!;
+      if (kind === UNIFORM_GRAVITY) {
+        for (let i = 0; i < t.ndof; i += 2) E -= t.mass[i]! * (fx * x[i]! + fy * x[i + 1]!);
+      } else if (kind === UNIFORM_CONSTANT) {
+        for (let i = 0; i < t.ndof; i += 2) E -= fx * x[i]! + fy * x[i + 1]!;
+      }
+    }
+    return E;
+  }
+
+  /** gU = dE/dx − (velocity-dependent forces), zeroed first. */
+  gradient(x: Float64Array, v: Float64Array, gU: Float64Array): void {
+    const t = this.t;
+    const g = this.g;
+    gU.fill(0);
+    const s = t.springs;
+    for (let e = 0; e < s.count; e++) {
+      const a = 2 * s.nodes[2 * e]!, b = 2 * s.nodes[2 * e + 1]!;
+      springGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, s.params[2 * e]!, s.params[2 * e + 1]!, g, 0);
+      add2(gU, g, a, b);
+    }
+    const hg = t.hinges;
+    for (let e = 0; e < hg.count; e++) {
+      const a = 2 * hg.nodes[3 * e]!, b = 2 * hg.nodes[3 * e + 1]!, c = 2 * hg.nodes[3 * e + 2]!, p = 3 * e;
+      bendingGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, hg.params[p]!, hg.params[p + 1]!, hg.params[p + 2]!, g, 0);
+      add3(gU, g, a, b, c);
+    }
+    const tr = t.triangles;
+    for (let e = 0; e < tr.count; e++) {
+      const a = 2 * tr.nodes[3 * e]!, b = 2 * tr.nodes[3 * e + 1]!, c = 2 * tr.nodes[3 * e + 2]!, p = 8 * e;
+      const q = tr.params;
+      cstGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!, g, 0);
+      add3(gU, g, a, b, c);
+    }
+    const d = t.dampedSprings;
+    for (let e = 0; e < d.count; e++) {
+      const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!, p = 3 * e;
+      dampedSpringGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, d.params[p]!, d.params[p + 1]!, d.params[p + 2]!, g, 0);
+      add2(gU, g, a, b);
+    }
+    const gr = t.gravitation;
+    for (let e = 0; e < gr.count; e++) {
+      const a = 2 * gr.nodes[2 * e]!, b = 2 * gr.nodes[2 * e + 1]!;
+      gravitationGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!, g, 0);
+      add2(gU, g, a, b);
+    }
+    const vo = t.vortices;
+    for (let e = 0; e < vo.count; e++) {
+      const a = 2 * vo.nodes[2 * e]!, b = 2 * vo.nodes[2 * e + 1]!;
+      vortexGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, vo.params[2 * e]!, vo.params[2 * e + 1]!, g, 0);
+      add2(gU, g, a, b);
+    }
+    for (let u = 0; u < t.uniformCount; u++) {
+      const kind = t.uniformKind[u]!, fx = t.uniform[3 * u]!, fy = t.uniform[3 * u + 1]!, bd = t.uniform[3 * u + 2]!;
+      if (kind === UNIFORM_GRAVITY) {
+        for (let i = 0; i < t.ndof; i += 2) {
+          gU[i] = gU[i]! - t.mass[i]! * fx;
+          gU[i + 1] = gU[i + 1]! - t.mass[i + 1]! * fy;
+        }
+      } else if (kind === UNIFORM_CONSTANT) {
+        for (let i = 0; i < t.ndof; i += 2) {
+          gU[i] = gU[i]! - fx;
+          gU[i + 1] = gU[i + 1]! - fy;
+        }
+      } else if (kind === UNIFORM_DRAG) {
+        for (let i = 0; i < t.ndof; i++) gU[i] = gU[i]! + bd * v[i]!;
+      }
+    }
+  }
+
+  /** values += cx·Hx + cv·Hv on the topology's pattern (lower triangle). */
+  hessian(x: Float64Array, v: Float64Array, cx: number, cv: number, values: Float64Array): void {
+    const t = this.t;
+    const h = this.h;
+    if (cx !== 0) {
+      const s = t.springs;
+      for (let e = 0; e < s.count; e++) {
+        const a = 2 * s.nodes[2 * e]!, b = 2 * s.nodes[2 * e + 1]!;
+        springHessian(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, s.params[2 * e]!, s.params[2 * e + 1]!, h, 0);
+        scatter(values, s, e, h, cx);
+      }
+      const hg = t.hinges;
+      for (let e = 0; e < hg.count; e++) {
+        const a = 2 * hg.nodes[3 * e]!, b = 2 * hg.nodes[3 * e + 1]!, c = 2 * hg.nodes[3 * e + 2]!, p = 3 * e;
+        bendingHessian(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, hg.params[p]!, hg.params[p + 1]!, hg.params[p + 2]!, h, 0);
+        scatter(values, hg, e, h, cx);
+      }
+      const tr = t.triangles;
+      for (let e = 0; e < tr.count; e++) {
+        const a = 2 * tr.nodes[3 * e]!, b = 2 * tr.nodes[3 * e + 1]!, c = 2 * tr.nodes[3 * e + 2]!, p = 8 * e;
+        const q = tr.params;
+        cstHessian(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!, h, 0);
+        scatter(values, tr, e, h, cx);
+      }
+      const d = t.dampedSprings;
+      for (let e = 0; e < d.count; e++) {
+        const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!, p = 3 * e;
+        dampedSpringHessianX(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, d.params[p]!, d.params[p + 1]!, d.params[p + 2]!, h, 0);
+        scatter(values, d, e, h, cx);
+      }
+      const gr = t.gravitation;
+      for (let e = 0; e < gr.count; e++) {
+        const a = 2 * gr.nodes[2 * e]!, b = 2 * gr.nodes[2 * e + 1]!;
+        gravitationHessian(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!, h, 0);
+        scatter(values, gr, e, h, cx);
+      }
+      const vo = t.vortices;
+      for (let e = 0; e < vo.count; e++) {
+        const a = 2 * vo.nodes[2 * e]!, b = 2 * vo.nodes[2 * e + 1]!;
+        vortexHessianX(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, vo.params[2 * e]!, vo.params[2 * e + 1]!, h, 0);
+        scatter(values, vo, e, h, cx);
+      }
+    }
+    if (cv !== 0) {
+      const d = t.dampedSprings;
+      for (let e = 0; e < d.count; e++) {
+        if (d.params[3 * e + 2] === 0) continue;
+        const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!, p = 3 * e;
+        dampedSpringHessianV(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, d.params[p + 2]!, h, 0);
+        scatter(values, d, e, h, cv);
+      }
+      const vo = t.vortices;
+      for (let e = 0; e < vo.count; e++) {
+        const a = 2 * vo.nodes[2 * e]!, b = 2 * vo.nodes[2 * e + 1]!;
+        vortexHessianV(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, vo.params[2 * e]!, vo.params[2 * e + 1]!, h, 0);
+        scatter(values, vo, e, h, cv);
+      }
+      for (let u = 0; u < t.uniformCount; u++) {
+        if (t.uniformKind[u] !== UNIFORM_DRAG) continue;
+        const bd = cv * t.uniform[3 * u + 2]!;
+        for (let i = 0; i < t.ndof; i++) values[t.diag[i]!] = values[t.diag[i]!]! + bd;
+      }
+    }
+  }
+}
+
+function add2(gU: Float64Array, g: Float64Array, a: number, b: number): void {
+  gU[a] = gU[a]! + g[0]!;
+  gU[a + 1] = gU[a + 1]! + g[1]!;
+  gU[b] = gU[b]! + g[2]!;
+  gU[b + 1] = gU[b + 1]! + g[3]!;
+}
+
+function add3(gU: Float64Array, g: Float64Array, a: number, b: number, c: number): void {
+  gU[a] = gU[a]! + g[0]!;
+  gU[a + 1] = gU[a + 1]! + g[1]!;
+  gU[b] = gU[b]! + g[2]!;
+  gU[b + 1] = gU[b + 1]! + g[3]!;
+  gU[c] = gU[c]! + g[4]!;
+  gU[c + 1] = gU[c + 1]! + g[5]!;
+}
+
+/** Add scale·h (element e's local Hessian) into values through the family's scatter map. */
+function scatter(values: Float64Array, f: ElementFamily, e: number, h: Float64Array, scale: number): void {
+  const m = 2 * f.k;
+  const mm = m * m;
+  const map = f.scatter;
+  const base = e * mm;
+  for (let r = 0; r < mm; r++) {
+    const slot = map[base + r]!;
+    if (slot >= 0) values[slot] = values[slot]! + scale * h[r]!;
+  }
+}

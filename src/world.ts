@@ -1,0 +1,396 @@
+/**
+ * PhysicsWorld: the engine's front door. Bodies are bitECS entities with
+ * structure-of-arrays components; `step()` runs the ordered fixed-step systems.
+ * SI units throughout (m, kg, s); y points up.
+ */
+import { addComponent, addEntity, createWorld, entityExists, removeEntity, type World } from 'bitecs';
+import {
+  createComponents, ensureCapacity, UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY, type Components,
+} from './components';
+import { cstRest } from './elements';
+import { atan2 } from './math';
+import { InputError } from './errors';
+import type { IntegratorType } from './scene/types';
+import { buildTopology, type EntityLists, type Topology } from './systems/topology';
+import { ForceModel } from './systems/forces';
+import { Workspace, type StepStats } from './solver/integrators';
+import { runStep } from './systems/step';
+
+export interface WorldOptions {
+  /** Fixed step (s), default 1/60. */
+  dt?: number;
+  /** Gravity acceleration (m/s²) applied to every particle; default [0, −9.81]; null for none. */
+  gravity?: [number, number] | null;
+  /** Time integrator; default 'implicit-euler'. */
+  integrator?: IntegratorType;
+}
+
+export interface ParticleOptions {
+  x: number;
+  y: number;
+  vx?: number;
+  vy?: number;
+  /** Mass (kg); must be > 0 for a free particle unless triangles with density give it mass. */
+  m: number;
+  fixed?: boolean;
+  radius?: number;
+}
+
+export interface TriangleOptions {
+  youngsModulus: number;
+  poissonRatio: number;
+  /** Mass per unit area (kg/m², thickness 1); its mass is lumped onto the vertices. */
+  density?: number;
+  /** Rest positions [x1, y1, x2, y2, x3, y3]; default: the particles' current positions. */
+  rest?: readonly number[];
+}
+
+type ListName = keyof EntityLists;
+
+export class PhysicsWorld {
+  readonly ecs: World;
+  readonly c: Components;
+  dt: number;
+  integrator: IntegratorType;
+  time = 0;
+  stepCount = 0;
+  /** Creation-ordered entity ids of each kind (the solver's order, never query order). */
+  readonly lists: EntityLists = {
+    particles: [], springs: [], hinges: [], triangles: [], dampedSprings: [], gravitation: [], vortices: [], uniform: [],
+  };
+  readonly edges: number[] = [];
+  readonly halfplanes: number[] = [];
+
+  private topo: Topology | null = null;
+  private model: ForceModel | null = null;
+  private ws: Workspace | null = null;
+  private kindOf = new Map<number, ListName | 'edges' | 'halfplanes'>();
+  /** Dense state for the solver, valid between gather and scatter of one step. */
+  x = new Float64Array(0);
+  v = new Float64Array(0);
+
+  constructor(opts: WorldOptions = {}) {
+    this.ecs = createWorld();
+    this.c = createComponents();
+    this.dt = opts.dt ?? 1 / 60;
+    if (!(this.dt > 0) || !Number.isFinite(this.dt)) throw new InputError(`PhysicsWorld: dt must be a finite number > 0, got ${opts.dt}`);
+    this.integrator = opts.integrator ?? 'implicit-euler';
+    const g = opts.gravity === undefined ? [0, -9.81] : opts.gravity;
+    if (g) this.addGravity(g[0], g[1]);
+  }
+
+  // ---- creation -------------------------------------------------------------
+
+  private create(store: object, list: ListName | 'edges' | 'halfplanes'): number {
+    const eid = addEntity(this.ecs);
+    ensureCapacity(store, eid + 1);
+    addComponent(this.ecs, eid, store);
+    if (list === 'edges' || list === 'halfplanes') this[list].push(eid);
+    else this.lists[list].push(eid);
+    this.kindOf.set(eid, list);
+    this.topo = null;
+    return eid;
+  }
+
+  private particle(eid: number, where: string): number {
+    if (this.kindOf.get(eid) !== 'particles') throw new InputError(`${where}: ${eid} is not a particle of this world`);
+    return eid;
+  }
+
+  addParticle(p: ParticleOptions): number {
+    const where = 'addParticle';
+    for (const key of ['x', 'y', 'vx', 'vy', 'm', 'radius'] as const) {
+      const val = p[key];
+      if (val !== undefined && !Number.isFinite(val)) throw new InputError(`${where}: '${key}' must be a finite number, got ${val}`);
+    }
+    if (!(p.m >= 0)) throw new InputError(`${where}: 'm' must be >= 0, got ${p.m}`);
+    if (p.radius !== undefined && p.radius < 0) throw new InputError(`${where}: 'radius' must be >= 0, got ${p.radius}`);
+    const P = this.c.Particle;
+    const eid = this.create(P, 'particles');
+    const Q = this.c.Particle; // may have grown
+    Q.x[eid] = p.x;
+    Q.y[eid] = p.y;
+    Q.vx[eid] = p.vx ?? 0;
+    Q.vy[eid] = p.vy ?? 0;
+    Q.m[eid] = p.m;
+    Q.radius[eid] = p.radius ?? 0.1;
+    Q.fixed[eid] = p.fixed ? 1 : 0;
+    return eid;
+  }
+
+  /** Elastic-body spring W = α/(2 l0)(l − l0)²; l0 defaults to the current length. */
+  addSpring(a: number, b: number, p: { alpha: number; l0?: number }): number {
+    const where = 'addSpring';
+    this.particle(a, where);
+    this.particle(b, where);
+    if (a === b) throw new InputError(`${where}: the two particles must differ`);
+    const P = this.c.Particle;
+    const l0 = p.l0 ?? Math.sqrt((P.x[b]! - P.x[a]!) ** 2 + (P.y[b]! - P.y[a]!) ** 2);
+    if (!(l0 > 0) || !Number.isFinite(l0)) throw new InputError(`${where}: 'l0' must be a finite number > 0, got ${l0}`);
+    if (!Number.isFinite(p.alpha)) throw new InputError(`${where}: 'alpha' must be a finite number, got ${p.alpha}`);
+    const eid = this.create(this.c.ElasticSpring, 'springs');
+    const S = this.c.ElasticSpring;
+    S.a[eid] = a;
+    S.b[eid] = b;
+    S.alpha[eid] = p.alpha;
+    S.l0[eid] = l0;
+    return eid;
+  }
+
+  /** Bending hinge at b; θ0 defaults to the current angle; rest edge lengths from current positions. */
+  addHinge(a: number, b: number, c: number, p: { alpha: number; theta0?: number }): number {
+    const where = 'addHinge';
+    this.particle(a, where);
+    this.particle(b, where);
+    this.particle(c, where);
+    if (a === b || b === c || a === c) throw new InputError(`${where}: the three particles must differ`);
+    if (!Number.isFinite(p.alpha)) throw new InputError(`${where}: 'alpha' must be a finite number, got ${p.alpha}`);
+    const P = this.c.Particle;
+    const e1x = P.x[b]! - P.x[a]!, e1y = P.y[b]! - P.y[a]!;
+    const e2x = P.x[c]! - P.x[b]!, e2y = P.y[c]! - P.y[b]!;
+    const ebSum = Math.sqrt(e1x * e1x + e1y * e1y) + Math.sqrt(e2x * e2x + e2y * e2y);
+    if (!(ebSum > 0)) throw new InputError(`${where}: the rest edges have zero total length`);
+    const theta0 = p.theta0 ?? atan2(e1x * e2y - e1y * e2x, e1x * e2x + e1y * e2y);
+    if (!Number.isFinite(theta0)) throw new InputError(`${where}: 'theta0' must be a finite number, got ${theta0}`);
+    const eid = this.create(this.c.Hinge, 'hinges');
+    const H = this.c.Hinge;
+    H.a[eid] = a;
+    H.b[eid] = b;
+    H.c[eid] = c;
+    H.alpha[eid] = p.alpha;
+    H.theta0[eid] = theta0;
+    H.ebSum[eid] = ebSum;
+    return eid;
+  }
+
+  /** Constant-strain triangle (FOSSSim CST material). */
+  addTriangle(a: number, b: number, c: number, p: TriangleOptions): number {
+    const where = 'addTriangle';
+    this.particle(a, where);
+    this.particle(b, where);
+    this.particle(c, where);
+    if (a === b || b === c || a === c) throw new InputError(`${where}: the three particles must differ`);
+    if (!(p.youngsModulus > 0) || !Number.isFinite(p.youngsModulus)) {
+      throw new InputError(`${where}: 'youngsModulus' must be a finite number > 0, got ${p.youngsModulus}`);
+    }
+    if (!(p.poissonRatio > -1 && p.poissonRatio < 1)) {
+      throw new InputError(`${where}: 'poissonRatio' must lie in (-1, 1), got ${p.poissonRatio}`);
+    }
+    const density = p.density ?? 0;
+    if (!(density >= 0) || !Number.isFinite(density)) throw new InputError(`${where}: 'density' must be a finite number >= 0, got ${p.density}`);
+    const P = this.c.Particle;
+    const rest = p.rest ?? [P.x[a]!, P.y[a]!, P.x[b]!, P.y[b]!, P.x[c]!, P.y[c]!];
+    if (rest.length !== 6 || rest.some((r) => !Number.isFinite(r))) {
+      throw new InputError(`${where}: 'rest' must be six finite numbers [x1, y1, x2, y2, x3, y3]`);
+    }
+    const out = new Float64Array(5);
+    const area = cstRest(rest[0]!, rest[1]!, rest[2]!, rest[3]!, rest[4]!, rest[5]!, out);
+    if (!(area > 0)) throw new InputError(`${where}: the rest triangle has zero area`);
+    const eid = this.create(this.c.Triangle, 'triangles');
+    const T = this.c.Triangle;
+    T.a[eid] = a;
+    T.b[eid] = b;
+    T.c[eid] = c;
+    T.youngsModulus[eid] = p.youngsModulus;
+    T.poissonRatio[eid] = p.poissonRatio;
+    T.density[eid] = density;
+    T.area[eid] = out[0]!;
+    T.b00[eid] = out[1]!;
+    T.b01[eid] = out[2]!;
+    T.b10[eid] = out[3]!;
+    T.b11[eid] = out[4]!;
+    T.material[eid] = 0;
+    return eid;
+  }
+
+  /** FOSSSim `springforce`: stiffness k, rest length l0, damping b along the spring. */
+  addDampedSpring(a: number, b: number, p: { k: number; l0: number; b?: number }): number {
+    const where = 'addDampedSpring';
+    this.particle(a, where);
+    this.particle(b, where);
+    if (a === b) throw new InputError(`${where}: the two particles must differ`);
+    for (const [key, val] of [['k', p.k], ['l0', p.l0], ['b', p.b ?? 0]] as const) {
+      if (!Number.isFinite(val)) throw new InputError(`${where}: '${key}' must be a finite number, got ${val}`);
+    }
+    if (p.l0 < 0) throw new InputError(`${where}: 'l0' must be >= 0, got ${p.l0}`);
+    const eid = this.create(this.c.DampedSpring, 'dampedSprings');
+    const D = this.c.DampedSpring;
+    D.a[eid] = a;
+    D.b[eid] = b;
+    D.k[eid] = p.k;
+    D.l0[eid] = p.l0;
+    D.damping[eid] = p.b ?? 0;
+    return eid;
+  }
+
+  /** FOSSSim `gravitationalforce` between two particles. */
+  addGravitation(a: number, b: number, G: number): number {
+    this.particle(a, 'addGravitation');
+    this.particle(b, 'addGravitation');
+    if (a === b) throw new InputError('addGravitation: the two particles must differ');
+    if (!Number.isFinite(G)) throw new InputError(`addGravitation: 'G' must be a finite number, got ${G}`);
+    const eid = this.create(this.c.Gravitation, 'gravitation');
+    const R = this.c.Gravitation;
+    R.a[eid] = a;
+    R.b[eid] = b;
+    R.G[eid] = G;
+    return eid;
+  }
+
+  /** FOSSSim `vortexforce`: particle a swirls particle b. */
+  addVortex(a: number, b: number, kbs: number, kvc: number): number {
+    this.particle(a, 'addVortex');
+    this.particle(b, 'addVortex');
+    if (a === b) throw new InputError('addVortex: the two particles must differ');
+    if (!Number.isFinite(kbs) || !Number.isFinite(kvc)) throw new InputError('addVortex: kbs and kvc must be finite numbers');
+    const eid = this.create(this.c.Vortex, 'vortices');
+    const V = this.c.Vortex;
+    V.a[eid] = a;
+    V.b[eid] = b;
+    V.kbs[eid] = kbs;
+    V.kvc[eid] = kvc;
+    return eid;
+  }
+
+  private uniform(kind: number, fx: number, fy: number, b: number, where: string): number {
+    if (![fx, fy, b].every(Number.isFinite)) throw new InputError(`${where}: arguments must be finite numbers`);
+    const eid = this.create(this.c.UniformForce, 'uniform');
+    const U = this.c.UniformForce;
+    U.kind[eid] = kind;
+    U.fx[eid] = fx;
+    U.fy[eid] = fy;
+    U.b[eid] = b;
+    return eid;
+  }
+
+  /** Gravity: acceleration (gx, gy) on every particle (FOSSSim `simplegravity`). */
+  addGravity(gx: number, gy: number): number {
+    return this.uniform(UNIFORM_GRAVITY, gx, gy, 0, 'addGravity');
+  }
+
+  /** The same force (fx, fy) on every particle (FOSSSim `constantforce`). */
+  addConstantForce(fx: number, fy: number): number {
+    return this.uniform(UNIFORM_CONSTANT, fx, fy, 0, 'addConstantForce');
+  }
+
+  /** Linear drag −b v on every particle (FOSSSim `dragdamping`). */
+  addDrag(b: number): number {
+    return this.uniform(UNIFORM_DRAG, 0, 0, b, 'addDrag');
+  }
+
+  /** A drawn edge between two particles (contact uses it later). */
+  addEdge(a: number, b: number, radius = 0.015): number {
+    this.particle(a, 'addEdge');
+    this.particle(b, 'addEdge');
+    const eid = this.create(this.c.Edge, 'edges');
+    const E = this.c.Edge;
+    E.a[eid] = a;
+    E.b[eid] = b;
+    E.radius[eid] = radius;
+    return eid;
+  }
+
+  /** A static half-plane through (px, py) with normal (nx, ny) pointing into free space. */
+  addHalfplane(px: number, py: number, nx: number, ny: number): number {
+    if (![px, py, nx, ny].every(Number.isFinite)) throw new InputError('addHalfplane: arguments must be finite numbers');
+    const len = Math.sqrt(nx * nx + ny * ny);
+    if (!(len > 0)) throw new InputError('addHalfplane: the normal must not be zero');
+    const eid = this.create(this.c.Halfplane, 'halfplanes');
+    const H = this.c.Halfplane;
+    H.px[eid] = px;
+    H.py[eid] = py;
+    H.nx[eid] = nx / len;
+    H.ny[eid] = ny / len;
+    return eid;
+  }
+
+  /** Remove an entity; removing a particle removes the elements and forces that use it. */
+  removeEntity(eid: number): void {
+    const kind = this.kindOf.get(eid);
+    if (kind === undefined || !entityExists(this.ecs, eid)) throw new InputError(`removeEntity: ${eid} is not an entity of this world`);
+    if (kind === 'particles') {
+      const uses: [ListName | 'edges', { a: Int32Array; b: Int32Array; c?: Int32Array }][] = [
+        ['springs', this.c.ElasticSpring], ['hinges', this.c.Hinge], ['triangles', this.c.Triangle],
+        ['dampedSprings', this.c.DampedSpring], ['gravitation', this.c.Gravitation], ['vortices', this.c.Vortex], ['edges', this.c.Edge],
+      ];
+      for (const [list, store] of uses) {
+        const ids = list === 'edges' ? this.edges : this.lists[list];
+        for (const e of ids.slice()) {
+          if (store.a[e] === eid || store.b[e] === eid || (store.c !== undefined && store.c[e] === eid)) this.removeEntity(e);
+        }
+      }
+    }
+    const ids = kind === 'edges' || kind === 'halfplanes' ? this[kind] : this.lists[kind];
+    ids.splice(ids.indexOf(eid), 1);
+    this.kindOf.delete(eid);
+    removeEntity(this.ecs, eid);
+    this.topo = null;
+  }
+
+  // ---- stepping -------------------------------------------------------------
+
+  /** The dense solver view; rebuilt after entities are added or removed. */
+  topology(): Topology {
+    if (!this.topo) {
+      this.topo = buildTopology(this.c, this.lists);
+      this.model = new ForceModel(this.topo);
+      this.ws = new Workspace(this.topo);
+      this.x = new Float64Array(this.topo.ndof);
+      this.v = new Float64Array(this.topo.ndof);
+    }
+    return this.topo;
+  }
+
+  forceModel(): ForceModel {
+    this.topology();
+    return this.model!;
+  }
+
+  workspace(): Workspace {
+    this.topology();
+    return this.ws!;
+  }
+
+  /** Statistics of the last step (Newton iterations, linear-solver path). */
+  get lastStats(): StepStats {
+    return this.workspace().stats;
+  }
+
+  /** Advance one fixed step of dt. */
+  step(): void {
+    runStep(this);
+    this.stepCount++;
+    this.time = this.stepCount * this.dt;
+  }
+
+  // ---- reading state ----------------------------------------------------------
+
+  particleCount(): number {
+    return this.lists.particles.length;
+  }
+
+  /** Dense index (creation order) of a particle entity. */
+  particleIndex(eid: number): number {
+    return this.lists.particles.indexOf(eid);
+  }
+
+  /** Positions in creation order: x0, y0, x1, y1, … */
+  readPositions(out: Float64Array = new Float64Array(2 * this.particleCount())): Float64Array {
+    const P = this.c.Particle;
+    this.lists.particles.forEach((e, i) => {
+      out[2 * i] = P.x[e]!;
+      out[2 * i + 1] = P.y[e]!;
+    });
+    return out;
+  }
+
+  /** Velocities in creation order: vx0, vy0, vx1, vy1, … */
+  readVelocities(out: Float64Array = new Float64Array(2 * this.particleCount())): Float64Array {
+    const P = this.c.Particle;
+    this.lists.particles.forEach((e, i) => {
+      out[2 * i] = P.vx[e]!;
+      out[2 * i + 1] = P.vy[e]!;
+    });
+    return out;
+  }
+}
