@@ -87,9 +87,9 @@ describe('Skin', () => {
 });
 
 describe('Mesh2D helpers', () => {
-  it('uv maps the bounds to [0,1] with v = 0 at the top', () => {
+  it('uv maps the bounds to [0,1] with v = 0 at the bottom (GL convention, Mesh2D flipV = false)', () => {
     const uv = uvFromBounds([0, 0, 2, 0, 2, 1, 0, 1]);
-    expect(Array.from(uv)).toEqual([0, 1, 1, 1, 1, 0, 0, 0]);
+    expect(Array.from(uv)).toEqual([0, 0, 1, 0, 1, 1, 0, 1]);
   });
   it('indices add the texture page', () => {
     expect(mesh2dIndices([0, 1, 2, 2, 3, 0])).toEqual([0, 1, 2, 0, 2, 3, 0, 0]);

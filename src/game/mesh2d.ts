@@ -8,7 +8,12 @@
  * without any further call. No Phaser import here: testable in Node.
  */
 
-/** u, v per vertex mapping the bounding box of `positions` to [0, 1]^2; v = 0 at the top (max y, y-up input). */
+/**
+ * u, v per vertex mapping the bounding box of `positions` (y-up) to [0, 1]^2,
+ * v = 0 at the bottom (min y). That is the GL bottom-up convention Mesh2D
+ * expects with flipV = false (checked in the browser: with v = 0 at the top the
+ * image renders upside down), so the image appears upright.
+ */
 export function uvFromBounds(positions: ArrayLike<number>): Float32Array {
   const n = positions.length / 2;
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -23,7 +28,7 @@ export function uvFromBounds(positions: ArrayLike<number>): Float32Array {
   const uv = new Float32Array(2 * n);
   for (let i = 0; i < n; i++) {
     uv[2 * i] = (positions[2 * i]! - minX) / w;
-    uv[2 * i + 1] = (maxY - positions[2 * i + 1]!) / h;
+    uv[2 * i + 1] = (positions[2 * i + 1]! - minY) / h;
   }
   return uv;
 }

@@ -1,0 +1,200 @@
+/**
+ * Browser check of the gallery: builds it (vite), serves site/ on 127.0.0.1
+ * with a tiny static server, opens every page in Debian's headless Chromium
+ * (playwright-core, software WebGL via SwiftShader), waits until the page says
+ * it rendered (window.__elasticaReady), fails on console errors / page errors /
+ * failed requests / a blank canvas, and saves a screenshot to test-output/.
+ *
+ *   npm run test:browser            (CHROMIUM_PATH overrides /usr/bin/chromium)
+ */
+import { createServer, type Server } from 'node:http';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repo = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function chromiumAvailable(): boolean {
+  return existsSync(chromiumPath);
+}
+
+export interface PageResult {
+  name: string;
+  url: string;
+  ok: boolean;
+  errors: string[];
+  screenshot: string;
+  /** Share of screenshot pixels that differ from the most common colour. */
+  inkFraction: number;
+  /** Distinct colours (quantized to 4 bits per channel) in the screenshot. */
+  colours: number;
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.xml': 'application/xml',
+  '.wasm': 'application/wasm',
+};
+
+function serve(root: string): Promise<{ server: Server; base: string }> {
+  const server = createServer((req, res) => {
+    void (async () => {
+      try {
+        const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+        let file = normalize(join(root, path));
+        if (!file.startsWith(root + sep) && file !== root) throw new Error('outside root');
+        if (path.endsWith('/')) file = join(file, 'index.html');
+        const body = await readFile(file);
+        res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
+        res.end(body);
+      } catch {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('not found');
+      }
+    })();
+  });
+  return new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const addr = server.address();
+      if (addr === null || typeof addr === 'string') return fail(new Error('no address'));
+      ok({ server, base: `http://127.0.0.1:${addr.port}` });
+    });
+  });
+}
+
+export async function buildGallery(): Promise<string> {
+  const { build } = await import('vite');
+  await build({ configFile: join(repo, 'vite.config.ts'), logLevel: 'warn' });
+  return join(repo, 'site');
+}
+
+export interface RunOptions {
+  build?: boolean;
+  outDir?: string;
+  /** Per-page time limit for the page to report ready, ms. */
+  timeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResult[]> {
+  const log = opts.log ?? ((l: string) => console.log(l));
+  const outDir = opts.outDir ?? join(repo, 'test-output');
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  if (!chromiumAvailable()) throw new Error(`Chromium not found at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  const site = opts.build === false ? join(repo, 'site') : await buildGallery();
+  const pages = JSON.parse(readFileSync(join(repo, 'gallery/pages.json'), 'utf8')) as { name: string }[];
+  const targets = [{ name: 'index', path: '/index.html' }, ...pages.map((p) => ({ name: p.name, path: `/pages/${p.name}.html` }))];
+  mkdirSync(outDir, { recursive: true });
+
+  const { chromium } = await import('playwright-core');
+  const { server, base } = await serve(site);
+  const profile = mkdtempSync(join(tmpdir(), 'elastica-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 960, height: 720 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+    ],
+  });
+  const results: PageResult[] = [];
+  try {
+    for (const t of targets) {
+      const url = base + t.path;
+      const errors: string[] = [];
+      const page = await context.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+      page.on('requestfailed', (r) => errors.push(`requestfailed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+      page.on('response', (r) => {
+        if (r.status() >= 400) errors.push(`http ${r.status()}: ${r.url()}`);
+      });
+      await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
+      try {
+        await page.waitForFunction(() => (window as unknown as { __elasticaReady?: boolean }).__elasticaReady === true, undefined, { timeout: timeoutMs });
+      } catch {
+        errors.push(`page did not report ready (window.__elasticaReady) within ${timeoutMs} ms`);
+      }
+      const canvas = await page.$('canvas');
+      const shot = canvas ? await canvas.screenshot() : await page.screenshot();
+      const screenshot = join(outDir, `gallery-${t.name}.png`);
+      const { writeFile } = await import('node:fs/promises');
+      await writeFile(screenshot, shot);
+      // Decode the PNG in the browser (no PNG decoder needed in Node) and measure it.
+      const stats = await page.evaluate(async (b64: string) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width;
+        c.height = img.height;
+        const ctx = c.getContext('2d')!;
+        ctx.drawImage(img, 0, 0);
+        const d = ctx.getImageData(0, 0, c.width, c.height).data;
+        const counts = new Map<number, number>();
+        for (let i = 0; i < d.length; i += 4) {
+          const k = ((d[i]! >> 4) << 8) | ((d[i + 1]! >> 4) << 4) | (d[i + 2]! >> 4);
+          counts.set(k, (counts.get(k) ?? 0) + 1);
+        }
+        let top = 0;
+        for (const v of counts.values()) top = Math.max(top, v);
+        const n = d.length / 4;
+        return { colours: counts.size, inkFraction: (n - top) / n };
+      }, shot.toString('base64'));
+      const hasCanvas = canvas !== null;
+      if (t.name !== 'index') {
+        if (!hasCanvas) errors.push('no <canvas> on the page');
+        else if (stats.colours < 4 || stats.inkFraction < 0.02) {
+          errors.push(`canvas looks blank: ${stats.colours} colours, ${(stats.inkFraction * 100).toFixed(2)}% non-background`);
+        }
+      }
+      await page.close();
+      const r: PageResult = { name: t.name, url, ok: errors.length === 0, errors, screenshot, ...stats };
+      results.push(r);
+      log(`${r.ok ? 'ok  ' : 'FAIL'} ${t.name}: ${stats.colours} colours, ${(stats.inkFraction * 100).toFixed(1)}% drawn, ${screenshot}`);
+      for (const e of errors) log(`     ${e}`);
+    }
+  } finally {
+    await context.close();
+    server.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+  return results;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  if (!chromiumAvailable()) {
+    console.error(`Chromium not found at ${chromiumPath}: apt-get install chromium (or set CHROMIUM_PATH)`);
+    process.exit(2);
+  }
+  runBrowserChecks()
+    .then((rs) => {
+      const failed = rs.filter((r) => !r.ok).length;
+      console.log(`${rs.length - failed} passed, ${failed} failed`);
+      process.exit(failed === 0 ? 0 : 1);
+    })
+    .catch((e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    });
+}
