@@ -11,9 +11,9 @@ import {
   springEnergy, springGradient, springHessian,
   bendingEnergy, bendingGradient, bendingHessian,
   cstEnergy, cstGradient, cstHessian,
-  dampedSpringEnergy, dampedSpringGradient, dampedSpringHessianX, dampedSpringHessianV,
-  gravitationEnergy, gravitationGradient, gravitationHessian,
-  vortexGradient, vortexHessianX, vortexHessianV,
+  fsSpringEnergy, fsSpringGradient, fsSpringHessX, fsSpringHessV,
+  fsGravitationEnergy, fsGravitationGradient, fsGravitationHessX,
+  fsVortexGradient, fsVortexHessX, fsVortexHessV,
 } from '../elements';
 import { UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY } from '../components';
 import type { ElementFamily, Topology } from './topology';
@@ -51,12 +51,12 @@ export class ForceModel {
     const d = t.dampedSprings;
     for (let e = 0; e < d.count; e++) {
       const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!;
-      E += dampedSpringEnergy(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, d.params[3 * e]!, d.params[3 * e + 1]!);
+      E += fsSpringEnergy(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, d.params[3 * e]!, d.params[3 * e + 1]!);
     }
     const gr = t.gravitation;
     for (let e = 0; e < gr.count; e++) {
       const a = 2 * gr.nodes[2 * e]!, b = 2 * gr.nodes[2 * e + 1]!;
-      E += gravitationEnergy(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!);
+      E += fsGravitationEnergy(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!);
     }
     for (let u = 0; u < t.uniformCount; u++) {
       const kind = t.uniformKind[u]!, fx = t.uniform[3 * u]!, fy = t.uniform[3 * u + 1]!;
@@ -96,19 +96,19 @@ export class ForceModel {
     const d = t.dampedSprings;
     for (let e = 0; e < d.count; e++) {
       const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!, p = 3 * e;
-      dampedSpringGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, d.params[p]!, d.params[p + 1]!, d.params[p + 2]!, g, 0);
+      fsSpringGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, d.params[p]!, d.params[p + 1]!, d.params[p + 2]!, g, 0);
       add2(gU, g, a, b);
     }
     const gr = t.gravitation;
     for (let e = 0; e < gr.count; e++) {
       const a = 2 * gr.nodes[2 * e]!, b = 2 * gr.nodes[2 * e + 1]!;
-      gravitationGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!, g, 0);
+      fsGravitationGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!, g, 0);
       add2(gU, g, a, b);
     }
     const vo = t.vortices;
     for (let e = 0; e < vo.count; e++) {
       const a = 2 * vo.nodes[2 * e]!, b = 2 * vo.nodes[2 * e + 1]!;
-      vortexGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, vo.params[2 * e]!, vo.params[2 * e + 1]!, g, 0);
+      fsVortexGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, vo.params[2 * e]!, vo.params[2 * e + 1]!, g, 0);
       add2(gU, g, a, b);
     }
     for (let u = 0; u < t.uniformCount; u++) {
@@ -156,19 +156,19 @@ export class ForceModel {
       const d = t.dampedSprings;
       for (let e = 0; e < d.count; e++) {
         const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!, p = 3 * e;
-        dampedSpringHessianX(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, d.params[p]!, d.params[p + 1]!, d.params[p + 2]!, h, 0);
+        fsSpringHessX(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, d.params[p]!, d.params[p + 1]!, d.params[p + 2]!, h, 0);
         scatter(values, d, e, h, cx);
       }
       const gr = t.gravitation;
       for (let e = 0; e < gr.count; e++) {
         const a = 2 * gr.nodes[2 * e]!, b = 2 * gr.nodes[2 * e + 1]!;
-        gravitationHessian(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!, h, 0);
+        fsGravitationHessX(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!, h, 0);
         scatter(values, gr, e, h, cx);
       }
       const vo = t.vortices;
       for (let e = 0; e < vo.count; e++) {
         const a = 2 * vo.nodes[2 * e]!, b = 2 * vo.nodes[2 * e + 1]!;
-        vortexHessianX(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, vo.params[2 * e]!, vo.params[2 * e + 1]!, h, 0);
+        fsVortexHessX(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, vo.params[2 * e]!, vo.params[2 * e + 1]!, h, 0);
         scatter(values, vo, e, h, cx);
       }
     }
@@ -177,13 +177,13 @@ export class ForceModel {
       for (let e = 0; e < d.count; e++) {
         if (d.params[3 * e + 2] === 0) continue;
         const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!, p = 3 * e;
-        dampedSpringHessianV(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, d.params[p + 2]!, h, 0);
+        fsSpringHessV(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, d.params[p + 2]!, h, 0);
         scatter(values, d, e, h, cv);
       }
       const vo = t.vortices;
       for (let e = 0; e < vo.count; e++) {
         const a = 2 * vo.nodes[2 * e]!, b = 2 * vo.nodes[2 * e + 1]!;
-        vortexHessianV(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, vo.params[2 * e]!, vo.params[2 * e + 1]!, h, 0);
+        fsVortexHessV(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, vo.params[2 * e + 1]!, h, 0);
         scatter(values, vo, e, h, cv);
       }
       for (let u = 0; u < t.uniformCount; u++) {

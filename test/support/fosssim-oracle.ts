@@ -119,8 +119,18 @@ export function gradU(s: OracleScene, x: Float64Array, v: Float64Array): Float64
         add(i1, -G[0]! - G[1]!, -G[2]! - G[3]!);
         break;
       }
-      case 'vortexforce':
-        throw new Error('oracle: vortexforce not implemented');
+      case 'vortexforce': {
+        // FOSSSim VortexForce.cpp: w = kvc/r² (kbs n⊥ − (vj − vi)), n⊥ = (−dy, dx)/r; gradE_i += w, gradE_j −= w.
+        const { i, j } = f;
+        const dx = x[2 * j]! - x[2 * i]!, dy = x[2 * j + 1]! - x[2 * i + 1]!;
+        const r2 = dx * dx + dy * dy;
+        const r = Math.sqrt(r2);
+        const wx = (f.kvc / r2) * ((f.kbs * -dy) / r - (v[2 * j]! - v[2 * i]!));
+        const wy = (f.kvc / r2) * ((f.kbs * dx) / r - (v[2 * j + 1]! - v[2 * i + 1]!));
+        add(i, wx, wy);
+        add(j, -wx, -wy);
+        break;
+      }
     }
   }
   return g;
