@@ -447,3 +447,25 @@ describe('errors', () => {
     );
   });
 });
+
+describe('rapidxml leniency', () => {
+  it('accepts attributes run together (vx="0"vy="0") with a warning naming the line', () => {
+    const text = `<scene>
+  <duration time="1"/>
+  <integrator type="symplectic-euler" dt="0.1"/>
+  <particle m="1" px="0.5" py="0" vx="0"vy="2" fixed="0"/>
+</scene>`;
+    const d = parseSceneXml(text, 'run-together.xml');
+    expect(d.particles[0]!.vy).toBe(2);
+    expect(d.particles[0]!.px).toBe(0.5);
+    expect(d.warnings.join('\n')).toMatch(/run-together\.xml: attributes not separated.*line 4/);
+  });
+
+  it('leaves quotes inside values, comments and well-formed files alone', () => {
+    const text = `<scene><!-- a "quoted"comment --><description text="it's a 'test'"/>
+  <duration time="1"/><integrator type="symplectic-euler" dt="0.1"/></scene>`;
+    const d = parseSceneXml(text, 'ok.xml');
+    expect(d.description).toBe("it's a 'test'");
+    expect(d.warnings).toEqual([]);
+  });
+});

@@ -92,8 +92,12 @@ function readReason(err: unknown): string {
 
 /** Parse FOSSSim scene XML. `source` names the file in messages. */
 export function parseSceneXml(text: string, source: string): SceneDescription {
-  const elements = readElements(text.replace(/^\uFEFF/, ''), source);
   const warnings: string[] = [];
+  const separated = separateAttributes(text.replace(/^\uFEFF/, ''));
+  if (separated.line > 0) {
+    warnings.push(`${source}: attributes not separated by white space (first at line ${separated.line}); accepted, as FOSSSim's parser does`);
+  }
+  const elements = readElements(separated.text, source);
   const reader = (el: SceneElement) => new TagReader(source, el, warnings);
 
   // Group by tag; report duplicates of singletons and unknown tags.
@@ -430,4 +434,56 @@ function parseForce(r: TagReader, particles: ParticleDesc[], nEdges: number): Fo
     default:
       throw new Error(`unreachable: force tag <${r.el.tag}>`);
   }
+}
+
+/**
+ * FOSSSim reads scenes with the lenient rapidxml, which accepts attributes run
+ * together (`vx="0"vy="0"`, as in an official FOSSSim scene). Insert the missing
+ * space after a closing quote that is directly followed by a name; report the
+ * line of the first such place (0 when there was none). Comments, CDATA and
+ * processing instructions are left alone.
+ */
+export function separateAttributes(text: string): { text: string; line: number } {
+  let out = '';
+  let firstLine = 0;
+  let line = 1;
+  let i = 0;
+  let last = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i];
+    if (c === '\n') line++;
+    if (c !== '<') {
+      i++;
+      continue;
+    }
+    const skipTo = text.startsWith('<!--', i) ? '-->' : text.startsWith('<![CDATA[', i) ? ']]>' : text.startsWith('<?', i) || text.startsWith('<!', i) ? '>' : '';
+    if (skipTo) {
+      const end = text.indexOf(skipTo, i);
+      const stop = end < 0 ? n : end + skipTo.length;
+      for (let k = i; k < stop; k++) if (text[k] === '\n') line++;
+      i = stop;
+      continue;
+    }
+    // Inside a tag: walk attribute values.
+    i++;
+    while (i < n && text[i] !== '>') {
+      const q = text[i];
+      if (q === '\n') line++;
+      if (q === '"' || q === "'") {
+        const end = text.indexOf(q, i + 1);
+        if (end < 0) return { text: out + text.slice(last), line: firstLine };
+        for (let k = i + 1; k < end; k++) if (text[k] === '\n') line++;
+        i = end + 1;
+        if (i < n && /[A-Za-z_:]/.test(text[i]!)) {
+          out += text.slice(last, i) + ' ';
+          last = i;
+          if (firstLine === 0) firstLine = line;
+        }
+        continue;
+      }
+      i++;
+    }
+  }
+  return { text: out + text.slice(last), line: firstLine };
 }
