@@ -12,7 +12,7 @@ import { atan2 } from './math';
 import { InputError } from './errors';
 import type { IntegratorType } from './scene/types';
 import { buildTopology, type EntityLists, type Topology } from './systems/topology';
-import { ForceModel } from './systems/forces';
+import { AnchorSet, ForceModel } from './systems/forces';
 import { Workspace, type StepStats } from './solver/integrators';
 import { runStep } from './systems/step';
 
@@ -60,6 +60,8 @@ export class PhysicsWorld {
   };
   readonly edges: number[] = [];
   readonly halfplanes: number[] = [];
+  /** Pointer anchors (zero-rest-length springs to moving targets), part of the implicit solve; see `setAnchor`. */
+  readonly anchors = new AnchorSet(64);
 
   private topo: Topology | null = null;
   private model: ForceModel | null = null;
@@ -327,6 +329,24 @@ export class PhysicsWorld {
     this.topo = null;
   }
 
+  /**
+   * Anchor particle `eid` to target (px, py) with stiffness k (N/m): E = ½ k ‖x − p‖².
+   * Returns the anchor slot (move it with `anchors.setTarget(slot, px, py)`), or −1
+   * when the preallocated capacity is full. Never rebuilds the topology.
+   */
+  setAnchor(eid: number, px: number, py: number, k: number): number {
+    this.particle(eid, 'setAnchor');
+    const t = this.topology();
+    let node = -1;
+    for (let i = 0; i < t.n; i++) if (t.particleEids[i] === eid) { node = i; break; }
+    return this.anchors.add(eid, node, px, py, k);
+  }
+
+  /** Release all anchors. */
+  clearAnchors(): void {
+    this.anchors.clear();
+  }
+
   // ---- stepping -------------------------------------------------------------
 
   /** The dense solver view; rebuilt after entities are added or removed. */
@@ -334,6 +354,8 @@ export class PhysicsWorld {
     if (!this.topo) {
       this.topo = buildTopology(this.c, this.lists);
       this.model = new ForceModel(this.topo);
+      this.model.anchors = this.anchors;
+      this.anchors.remap(this.topo.particleEids);
       this.ws = new Workspace(this.topo);
       this.x = new Float64Array(this.topo.ndof);
       this.v = new Float64Array(this.topo.ndof);

@@ -23,6 +23,8 @@ export class ForceModel {
   /** Scratch for one element's gradient (≤ 6) and Hessian (≤ 36). */
   private readonly g = new Float64Array(6);
   private readonly h = new Float64Array(36);
+  /** Pointer anchors (owned by the world; null: none). */
+  anchors: AnchorSet | null = null;
 
   constructor(t: Topology) {
     this.t = t;
@@ -66,6 +68,7 @@ export class ForceModel {
         for (let i = 0; i < t.ndof; i += 2) E -= fx * x[i]! + fy * x[i + 1]!;
       }
     }
+    if (this.anchors) E += this.anchors.energy(x);
     return E;
   }
 
@@ -127,6 +130,7 @@ export class ForceModel {
         for (let i = 0; i < t.ndof; i++) gU[i] = gU[i]! + bd * v[i]!;
       }
     }
+    if (this.anchors) this.anchors.gradient(x, gU);
   }
 
   /** values += cx·Hx + cv·Hv on the topology's pattern (lower triangle). */
@@ -171,6 +175,7 @@ export class ForceModel {
         fsVortexHessX(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, vo.params[2 * e]!, vo.params[2 * e + 1]!, h, 0);
         scatter(values, vo, e, h, cx);
       }
+      if (this.anchors) this.anchors.hessian(t.diag, cx, values);
     }
     if (cv !== 0) {
       const d = t.dampedSprings;
@@ -220,5 +225,97 @@ function scatter(values: Float64Array, f: ElementFamily, e: number, h: Float64Ar
   for (let r = 0; r < mm; r++) {
     const slot = map[base + r]!;
     if (slot >= 0) values[slot] = values[slot]! + scale * h[r]!;
+  }
+}
+
+/**
+ * Anchor springs (pointer dragging): E = ½ k ‖x_i − p‖² per anchor, target p set
+ * each step. Preallocated, so grabbing, moving and releasing never rebuild the
+ * topology; anchors are evaluated in slot order (deterministic). The Hessian k·I
+ * goes on the particle's diagonal slots only (no pattern change).
+ */
+export class AnchorSet {
+  readonly capacity: number;
+  count = 0;
+  /** Particle entity of each anchor. */
+  readonly eid: Int32Array;
+  /** Dense particle index of each anchor (resolved against the current topology). */
+  readonly node: Int32Array;
+  /** Targets x0, y0, x1, y1, … (m). */
+  readonly target: Float64Array;
+  /** Stiffness (N/m). */
+  readonly k: Float64Array;
+
+  constructor(capacity = 64) {
+    this.capacity = capacity;
+    this.eid = new Int32Array(capacity);
+    this.node = new Int32Array(capacity);
+    this.target = new Float64Array(2 * capacity);
+    this.k = new Float64Array(capacity);
+  }
+
+  /** Adds an anchor; returns its slot, or −1 when full. */
+  add(eid: number, node: number, px: number, py: number, k: number): number {
+    if (this.count >= this.capacity || node < 0 || !(k >= 0) || !Number.isFinite(px) || !Number.isFinite(py)) return -1;
+    const s = this.count++;
+    this.eid[s] = eid;
+    this.node[s] = node;
+    this.target[2 * s] = px;
+    this.target[2 * s + 1] = py;
+    this.k[s] = k;
+    return s;
+  }
+
+  setTarget(slot: number, px: number, py: number): void {
+    this.target[2 * slot] = px;
+    this.target[2 * slot + 1] = py;
+  }
+
+  clear(): void {
+    this.count = 0;
+  }
+
+  /** Re-resolve dense indices after a topology rebuild; anchors on removed particles are dropped (order kept). */
+  remap(particleEids: Int32Array): void {
+    let w = 0;
+    for (let s = 0; s < this.count; s++) {
+      const node = particleEids.indexOf(this.eid[s]!);
+      if (node < 0) continue;
+      this.eid[w] = this.eid[s]!;
+      this.node[w] = node;
+      this.target[2 * w] = this.target[2 * s]!;
+      this.target[2 * w + 1] = this.target[2 * s + 1]!;
+      this.k[w] = this.k[s]!;
+      w++;
+    }
+    this.count = w;
+  }
+
+  energy(x: Float64Array): number {
+    let E = 0;
+    for (let s = 0; s < this.count; s++) {
+      const i = 2 * this.node[s]!;
+      const dx = x[i]! - this.target[2 * s]!, dy = x[i + 1]! - this.target[2 * s + 1]!;
+      E += 0.5 * this.k[s]! * (dx * dx + dy * dy);
+    }
+    return E;
+  }
+
+  /** gU += k (x_i − p). */
+  gradient(x: Float64Array, gU: Float64Array): void {
+    for (let s = 0; s < this.count; s++) {
+      const i = 2 * this.node[s]!, k = this.k[s]!;
+      gU[i] = gU[i]! + k * (x[i]! - this.target[2 * s]!);
+      gU[i + 1] = gU[i + 1]! + k * (x[i + 1]! - this.target[2 * s + 1]!);
+    }
+  }
+
+  /** values += cx·k on the particle's two diagonal slots. */
+  hessian(diag: Int32Array, cx: number, values: Float64Array): void {
+    for (let s = 0; s < this.count; s++) {
+      const i = 2 * this.node[s]!, a = cx * this.k[s]!;
+      values[diag[i]!] = values[diag[i]!]! + a;
+      values[diag[i + 1]!] = values[diag[i + 1]!]! + a;
+    }
   }
 }
