@@ -1,0 +1,627 @@
+/**
+ * SoftSim: the Phaser-free core of the Elastica plugin. It owns a PhysicsWorld,
+ * converts pixels (y down) to metres (y up), builds bodies from src/mesh, and
+ * runs the fixed-step loop: every fixed step runs, in order,
+ *   1. pointer input (anchor targets ← pointer),
+ *   2. force accumulation + implicit solve + the engine's own step systems (PhysicsWorld.step),
+ *   3. the collision / velocity filter against the game colliders (src/game/colliders.ts),
+ * then snapshots positions. Rendering (once per frame) reads `renderPositions`,
+ * interpolated between the last two steps with the accumulator's alpha.
+ * Frame deltas only decide how many steps run, so the same inputs give the same
+ * state after the same number of steps at any frame rate.
+ */
+import { PhysicsWorld, type WorldOptions } from '../world';
+import { meshBox, meshCircle, meshPolygon, meshSheet, type MeshData } from '../mesh';
+import { parseSceneXml } from '../scene/xml';
+import { buildScene } from '../scene/build';
+import { FixedStepAccumulator } from './accumulator';
+import { ColliderSet, type Collider, type ColliderShape } from './colliders';
+
+export type BodyKind = 'jelly' | 'rope' | 'sheet' | 'scene';
+
+export interface MaterialOptions {
+  /** Young's modulus (Pa, thickness 1 m); default 2e4 (soft jelly). */
+  stiffness?: number;
+  poissonRatio?: number;
+  /** kg/m² (default 100). */
+  density?: number;
+}
+
+export interface JellyOptions extends MaterialOptions {
+  shape?: 'box' | 'circle' | 'polygon';
+  /** Box size (px). */
+  width?: number;
+  height?: number;
+  /** Circle radius (px). */
+  radius?: number;
+  /** Polygon outline relative to (x, y), px, y down: x0, y0, x1, y1, … */
+  points?: ArrayLike<number>;
+  /** Target simulation edge length (px); default ~ size/5. */
+  resolution?: number;
+  /** Display texture key (used by the plugin). */
+  texture?: string;
+  /** Display mesh refinement relative to the simulation mesh (default 3). */
+  detail?: number;
+  tint?: number;
+}
+
+export interface RopeOptions {
+  /** Segments per rope (resampled evenly along the polyline); default: one per polyline edge. */
+  segments?: number;
+  /** Mass per metre (kg/m, default 1). */
+  linearDensity?: number;
+  /** Stretch stiffness alpha (N, default 500). */
+  stretch?: number;
+  /** Bending stiffness alpha (N·m², default 0.05); 0 for a limp rope. */
+  bending?: number;
+  /** Rest shape keeps the initial curvature (default true); false: straight at rest. */
+  keepShape?: boolean;
+  pinStart?: boolean;
+  pinEnd?: boolean;
+  /** Strip width (px) and texture for rendering. */
+  width?: number;
+  texture?: string;
+  tint?: number;
+}
+
+export interface SheetOptions extends MaterialOptions {
+  width?: number;
+  height?: number;
+  cols?: number;
+  rows?: number;
+  /** Pin the top row ('top'), its two corners ('corners') or nothing. */
+  pin?: 'top' | 'corners' | 'none';
+  texture?: string;
+  tint?: number;
+}
+
+/** A handle on a body: particle entity ids plus views; never a copy of the state. */
+export class SoftBody {
+  /** Dense indices into the world state (refreshed when the topology changes). */
+  index: Int32Array;
+  /** Interpolated positions of this body's particles (m), for views. */
+  readonly local: Float64Array;
+  /** Renderer-owned data (the plugin's view). */
+  view: unknown = null;
+  destroyed = false;
+
+  constructor(
+    readonly sim: SoftSim,
+    readonly kind: BodyKind,
+    /** Particle entity ids, in the body's local vertex order. */
+    readonly particles: readonly number[],
+    /** Triangles in local vertex indices (jelly, sheet, scene). */
+    readonly triangles: Uint32Array,
+    /** Rest positions (m, y up), local order. */
+    readonly rest: Float64Array,
+    /** Other entities owned by the body (triangles, springs, hinges). */
+    readonly elements: readonly number[],
+    readonly options: Readonly<JellyOptions & RopeOptions & SheetOptions>,
+  ) {
+    this.index = new Int32Array(particles.length);
+    this.local = new Float64Array(2 * particles.length);
+  }
+
+  /** Centroid (pixels) of the current state. */
+  get centroid(): { x: number; y: number } {
+    const P = this.sim.world.c.Particle;
+    let sx = 0, sy = 0;
+    for (const e of this.particles) {
+      sx += P.x[e]!;
+      sy += P.y[e]!;
+    }
+    const n = this.particles.length || 1;
+    return { x: this.sim.toPixelX(sx / n), y: this.sim.toPixelY(sy / n) };
+  }
+
+  /** Same as `centroid`. */
+  get position(): { x: number; y: number } {
+    return this.centroid;
+  }
+
+  /** Mean velocity (px/s, y down). */
+  get velocity(): { x: number; y: number } {
+    const P = this.sim.world.c.Particle;
+    let sx = 0, sy = 0;
+    for (const e of this.particles) {
+      sx += P.vx[e]!;
+      sy += P.vy[e]!;
+    }
+    const n = this.particles.length || 1;
+    return { x: (sx / n) * this.sim.pixelsPerMetre, y: (-sy / n) * this.sim.pixelsPerMetre };
+  }
+
+  destroy(): void {
+    this.sim.removeBody(this);
+  }
+}
+
+export interface SoftSimOptions {
+  pixelsPerMetre?: number;
+  originX?: number;
+  originY?: number;
+  maxStepsPerFrame?: number;
+  /** Gravity in m/s² (y up), default [0, −9.81]. */
+  gravity?: [number, number];
+  dt?: number;
+  integrator?: WorldOptions['integrator'];
+  /** Pointer spring stiffness per kg of grabbed particle mass (1/s², default 2000). */
+  grabStiffness?: number;
+}
+
+export type StepListener = (sim: SoftSim) => void;
+
+export class SoftSim {
+  world: PhysicsWorld;
+  accumulator: FixedStepAccumulator;
+  readonly colliders = new ColliderSet();
+  readonly bodies: SoftBody[] = [];
+  pixelsPerMetre: number;
+  originX: number;
+  originY: number;
+  maxStepsPerFrame: number;
+  paused = false;
+  timeScale = 1;
+  grabStiffness: number;
+  /** Interpolated positions (m) of all particles, dense order; valid after `frame`. */
+  renderPositions = new Float64Array(0);
+  /** Positions after the previous and the last step. */
+  prev = new Float64Array(0);
+  curr = new Float64Array(0);
+  alpha = 0;
+  stepsLastFrame = 0;
+  /** Mean wall-clock ms per step over the last frame that stepped. */
+  msPerStep = 0;
+  private gravityEid = -1;
+  private gx: number;
+  private gy: number;
+  private topo: unknown = null;
+  private readonly stepListeners: StepListener[] = [];
+  // pointer state (metres)
+  private pointerX = 0;
+  private pointerY = 0;
+  private grabbing = false;
+  private grabOffset = new Float64Array(2 * 64);
+  private grabCount = 0;
+  /** Body under the pointer while grabbing. */
+  grabbed: SoftBody | null = null;
+
+  constructor(opts: SoftSimOptions = {}) {
+    this.pixelsPerMetre = opts.pixelsPerMetre ?? 50;
+    this.originX = opts.originX ?? 0;
+    this.originY = opts.originY ?? 0;
+    this.maxStepsPerFrame = opts.maxStepsPerFrame ?? 5;
+    this.grabStiffness = opts.grabStiffness ?? 2000;
+    const g = opts.gravity ?? [0, -9.81];
+    this.gx = g[0];
+    this.gy = g[1];
+    this.world = new PhysicsWorld({ dt: opts.dt ?? 1 / 60, gravity: null, integrator: opts.integrator });
+    if (this.gx !== 0 || this.gy !== 0) this.gravityEid = this.world.addGravity(this.gx, this.gy);
+    this.accumulator = new FixedStepAccumulator({ dt: this.world.dt, maxStepsPerFrame: this.maxStepsPerFrame });
+  }
+
+  // ---- units ----------------------------------------------------------------
+  toPixelX(x: number): number {
+    return this.originX + x * this.pixelsPerMetre;
+  }
+  toPixelY(y: number): number {
+    return this.originY - y * this.pixelsPerMetre;
+  }
+  toMetreX(px: number): number {
+    return (px - this.originX) / this.pixelsPerMetre;
+  }
+  toMetreY(py: number): number {
+    return (this.originY - py) / this.pixelsPerMetre;
+  }
+
+  // ---- world controls -------------------------------------------------------
+  /** Gravity in pixels/s² (y down), like Arcade physics; `setGravityMetric` takes m/s² (y up). */
+  setGravity(gxPx: number, gyPx: number): this {
+    return this.setGravityMetric(gxPx / this.pixelsPerMetre + 0, -gyPx / this.pixelsPerMetre + 0);
+  }
+
+  setGravityMetric(gx: number, gy: number): this {
+    if (this.gravityEid >= 0) this.world.removeEntity(this.gravityEid);
+    this.gravityEid = gx !== 0 || gy !== 0 ? this.world.addGravity(gx, gy) : -1;
+    this.gx = gx;
+    this.gy = gy;
+    return this;
+  }
+
+  get gravity(): [number, number] {
+    return [this.gx, this.gy];
+  }
+
+  pause(): this {
+    this.paused = true;
+    return this;
+  }
+  resume(): this {
+    this.paused = false;
+    return this;
+  }
+
+  /** Run after every fixed step (after collisions). */
+  onStep(fn: StepListener): () => void {
+    this.stepListeners.push(fn);
+    return () => {
+      const i = this.stepListeners.indexOf(fn);
+      if (i >= 0) this.stepListeners.splice(i, 1);
+    };
+  }
+
+  // ---- stepping -------------------------------------------------------------
+  /** Re-index bodies and resize snapshots after the world's topology changed. */
+  private sync(): void {
+    const t = this.world.topology();
+    if (t === this.topo) return;
+    this.topo = t;
+    const eids = t.particleEids;
+    const dense = new Map<number, number>();
+    for (let i = 0; i < eids.length; i++) dense.set(eids[i]!, i);
+    for (const b of this.bodies) for (let k = 0; k < b.particles.length; k++) b.index[k] = dense.get(b.particles[k]!) ?? -1;
+    const n = 2 * t.n;
+    if (this.curr.length !== n) {
+      this.curr = new Float64Array(n);
+      this.prev = new Float64Array(n);
+      this.renderPositions = new Float64Array(n);
+    }
+    this.world.readPositions(this.curr);
+    this.prev.set(this.curr);
+    this.renderPositions.set(this.curr);
+    if (this.grabbing) this.rebuildGrab();
+  }
+
+  /** One fixed step: pointer input → forces + implicit solve → collision/velocity filter. */
+  stepOnce(): void {
+    this.sync();
+    // 1. pointer input
+    if (this.grabbing) {
+      const A = this.world.anchors;
+      for (let s = 0; s < A.count && s < this.grabCount; s++) {
+        A.setTarget(s, this.pointerX + this.grabOffset[2 * s]!, this.pointerY + this.grabOffset[2 * s + 1]!);
+      }
+    }
+    // 2. forces, implicit solve (and the engine's own step systems)
+    this.world.step();
+    // 3. collision / velocity filter
+    this.colliders.filter(this.world.c.Particle, this.world.lists.particles);
+    // snapshot
+    const t = this.prev;
+    this.prev = this.curr;
+    this.curr = t;
+    this.world.readPositions(this.curr);
+    for (const fn of this.stepListeners) fn(this);
+  }
+
+  /** Feed one rendered frame's delta (ms); runs the due fixed steps and interpolates. Returns steps run. */
+  frame(deltaMs: number): number {
+    this.sync();
+    let n = 0;
+    if (!this.paused) {
+      n = this.accumulator.advance(deltaMs * this.timeScale);
+      if (n > 0) {
+        const t0 = performance.now();
+        for (let i = 0; i < n; i++) this.stepOnce();
+        this.msPerStep = (performance.now() - t0) / n;
+      }
+    }
+    this.stepsLastFrame = n;
+    this.alpha = this.paused ? 0 : this.accumulator.alpha;
+    this.interpolate(this.alpha);
+    return n;
+  }
+
+  /** renderPositions = lerp(prev, curr, alpha); refreshes each body's `local` positions. */
+  interpolate(alpha: number): void {
+    this.sync();
+    const p = this.prev, c = this.curr, r = this.renderPositions;
+    for (let i = 0; i < r.length; i++) r[i] = p[i]! + (c[i]! - p[i]!) * alpha;
+    for (const b of this.bodies) {
+      const idx = b.index, out = b.local;
+      for (let k = 0; k < idx.length; k++) {
+        const i = idx[k]!;
+        out[2 * k] = r[2 * i]!;
+        out[2 * k + 1] = r[2 * i + 1]!;
+      }
+    }
+  }
+
+  // ---- pointer --------------------------------------------------------------
+  /**
+   * Press at (px, py) pixels: grabs up to `maxParticles` free particles of the
+   * nearest body within `radiusPx`; they follow the pointer through stiff
+   * zero-rest-length springs solved implicitly. Returns the body or null.
+   */
+  pointerDown(px: number, py: number, radiusPx = 40, maxParticles = 6): SoftBody | null {
+    this.pointerUp();
+    this.sync();
+    const x = this.toMetreX(px), y = this.toMetreY(py);
+    const r = radiusPx / this.pixelsPerMetre;
+    const P = this.world.c.Particle;
+    let best: SoftBody | null = null, bestD = r * r;
+    for (const b of this.bodies) {
+      for (const e of b.particles) {
+        if (P.fixed[e] === 1) continue;
+        const dx = P.x[e]! - x, dy = P.y[e]! - y, d = dx * dx + dy * dy;
+        if (d < bestD) {
+          bestD = d;
+          best = b;
+        }
+      }
+    }
+    if (!best) return null;
+    // nearest free particles of that body, deterministic tie order (local index)
+    const cand: { e: number; d: number }[] = [];
+    for (const e of best.particles) {
+      if (P.fixed[e] === 1) continue;
+      const dx = P.x[e]! - x, dy = P.y[e]! - y;
+      cand.push({ e, d: dx * dx + dy * dy });
+    }
+    cand.sort((a, b) => a.d - b.d);
+    const take = cand.slice(0, Math.min(maxParticles, 64, this.world.anchors.capacity));
+    const lim = Math.max(take[0]!.d * 4, r * r);
+    this.grabList = take.filter((c) => c.d <= lim).map((c) => c.e);
+    this.pointerX = x;
+    this.pointerY = y;
+    this.grabbing = true;
+    this.grabbed = best;
+    this.rebuildGrab();
+    return best;
+  }
+
+  private grabList: number[] = [];
+
+  private rebuildGrab(): void {
+    const w = this.world;
+    w.clearAnchors();
+    const t = w.topology();
+    const P = w.c.Particle;
+    this.grabCount = 0;
+    for (const e of this.grabList) {
+      const node = this.grabNode(t.particleEids, e);
+      if (node < 0) continue;
+      const m = t.mass[2 * node]! > 0 ? t.mass[2 * node]! : 1;
+      const ox = P.x[e]! - this.pointerX, oy = P.y[e]! - this.pointerY;
+      const s = w.anchors.add(e, node, this.pointerX + ox, this.pointerY + oy, this.grabStiffness * m);
+      if (s < 0) break;
+      this.grabOffset[2 * s] = ox;
+      this.grabOffset[2 * s + 1] = oy;
+      this.grabCount++;
+    }
+  }
+
+  private grabNode(eids: Int32Array, e: number): number {
+    for (let i = 0; i < eids.length; i++) if (eids[i] === e) return i;
+    return -1;
+  }
+
+  /** Move the pointer (pixels); applied at the start of the next fixed step. */
+  pointerMove(px: number, py: number): void {
+    this.pointerX = this.toMetreX(px);
+    this.pointerY = this.toMetreY(py);
+  }
+
+  pointerUp(): void {
+    if (this.grabbing) this.world.clearAnchors();
+    this.grabbing = false;
+    this.grabbed = null;
+    this.grabCount = 0;
+    this.grabList = [];
+  }
+
+  get isGrabbing(): boolean {
+    return this.grabbing;
+  }
+
+  // ---- factory --------------------------------------------------------------
+  private material(o: MaterialOptions): { youngsModulus: number; poissonRatio: number; density: number } {
+    return { youngsModulus: o.stiffness ?? 2e4, poissonRatio: o.poissonRatio ?? 0.3, density: o.density ?? 100 };
+  }
+
+  /** Adds particles at mesh positions (m, relative to cx, cy) and CST triangles. */
+  private addMeshBody(kind: BodyKind, mesh: MeshData, cx: number, cy: number, o: MaterialOptions, opts: object): SoftBody {
+    const w = this.world;
+    const n = mesh.positions.length / 2;
+    const ids: number[] = [];
+    const rest = new Float64Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      rest[2 * i] = mesh.positions[2 * i]! + cx;
+      rest[2 * i + 1] = mesh.positions[2 * i + 1]! + cy;
+      ids.push(w.addParticle({ x: rest[2 * i]!, y: rest[2 * i + 1]!, m: 0, radius: 0.02 }));
+    }
+    const mat = this.material(o);
+    const elements: number[] = [];
+    const t = mesh.triangles;
+    for (let k = 0; k < t.length; k += 3) elements.push(w.addTriangle(ids[t[k]!]!, ids[t[k + 1]!]!, ids[t[k + 2]!]!, mat));
+    const b = new SoftBody(this, kind, ids, Uint32Array.from(t), rest, elements, opts);
+    this.bodies.push(b);
+    return b;
+  }
+
+  /** Soft body at pixel (x, y): a box, a circle or any simple polygon, meshed with CSTs. */
+  jelly(x: number, y: number, o: JellyOptions = {}): SoftBody {
+    const ppm = this.pixelsPerMetre;
+    const shape = o.shape ?? (o.points ? 'polygon' : o.radius !== undefined ? 'circle' : 'box');
+    let mesh: MeshData;
+    if (shape === 'circle') {
+      const r = (o.radius ?? 40) / ppm;
+      const res = (o.resolution ?? (o.radius ?? 40) / 3) / ppm;
+      mesh = meshCircle(r, Math.max(1, Math.round(r / res)));
+    } else if (shape === 'polygon') {
+      if (!o.points || o.points.length < 6) throw new RangeError('jelly: a polygon needs at least 3 points');
+      const pts = new Float64Array(o.points.length);
+      for (let i = 0; i < pts.length; i += 2) {
+        pts[i] = o.points[i]! / ppm;
+        pts[i + 1] = -o.points[i + 1]! / ppm;
+      }
+      let minX = Infinity, maxX = -Infinity;
+      for (let i = 0; i < pts.length; i += 2) {
+        minX = Math.min(minX, pts[i]!);
+        maxX = Math.max(maxX, pts[i]!);
+      }
+      mesh = meshPolygon(pts, (o.resolution ?? ((maxX - minX) * ppm) / 5) / ppm);
+    } else {
+      const w = (o.width ?? 80) / ppm, h = (o.height ?? 80) / ppm;
+      const res = (o.resolution ?? Math.max(o.width ?? 80, o.height ?? 80) / 5) / ppm;
+      mesh = meshBox(w, h, Math.max(1, Math.round(w / res)), Math.max(1, Math.round(h / res)));
+    }
+    return this.addMeshBody('jelly', mesh, this.toMetreX(x), this.toMetreY(y), o, { ...o, shape });
+  }
+
+  /**
+   * A rope (or rod) through pixel points x0, y0, x1, y1, …: elastic springs between
+   * neighbours and bending hinges on consecutive triples.
+   */
+  rope(points: ArrayLike<number>, o: RopeOptions = {}): SoftBody {
+    if (points.length < 4) throw new RangeError('rope: needs at least 2 points');
+    const w = this.world;
+    const src: number[] = [];
+    for (let i = 0; i < points.length; i += 2) src.push(this.toMetreX(points[i]!), this.toMetreY(points[i + 1]!));
+    const pts = o.segments ? resample(src, o.segments) : src;
+    const n = pts.length / 2;
+    let len = 0;
+    for (let i = 1; i < n; i++) len += Math.hypot(pts[2 * i]! - pts[2 * i - 2]!, pts[2 * i + 1]! - pts[2 * i - 1]!);
+    const m = ((o.linearDensity ?? 1) * len) / Math.max(1, n - 1);
+    const ids: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const fixed = (i === 0 && o.pinStart === true) || (i === n - 1 && o.pinEnd === true);
+      ids.push(w.addParticle({ x: pts[2 * i]!, y: pts[2 * i + 1]!, m, fixed, radius: 0.02 }));
+    }
+    const elements: number[] = [];
+    const stretch = o.stretch ?? 500, bending = o.bending ?? 0.05;
+    for (let i = 0; i + 1 < n; i++) elements.push(w.addSpring(ids[i]!, ids[i + 1]!, { alpha: stretch }));
+    if (bending > 0) {
+      for (let i = 0; i + 2 < n; i++) {
+        elements.push(w.addHinge(ids[i]!, ids[i + 1]!, ids[i + 2]!, o.keepShape === false ? { alpha: bending, theta0: 0 } : { alpha: bending }));
+      }
+    }
+    const b = new SoftBody(this, 'rope', ids, new Uint32Array(0), Float64Array.from(pts), elements, o);
+    this.bodies.push(b);
+    return b;
+  }
+
+  /** A cloth-like membrane hanging from pixel (x, y) (top centre), pinnable. */
+  sheet(x: number, y: number, o: SheetOptions = {}): SoftBody {
+    const ppm = this.pixelsPerMetre;
+    const cols = o.cols ?? 12, rows = o.rows ?? 8;
+    const mesh = meshSheet((o.width ?? 240) / ppm, (o.height ?? 160) / ppm, cols, rows);
+    const b = this.addMeshBody('sheet', mesh, this.toMetreX(x), this.toMetreY(y), {
+      stiffness: o.stiffness ?? 5e3, poissonRatio: o.poissonRatio ?? 0.3, density: o.density ?? 2,
+    }, o);
+    const pin = o.pin ?? 'top';
+    const P = this.world.c.Particle;
+    const pins = pin === 'top' ? Array.from(mesh.top) : pin === 'corners' ? [mesh.top[0]!, mesh.top[cols]!] : [];
+    for (const i of pins) P.fixed[b.particles[i]!] = 1;
+    return b;
+  }
+
+  /**
+   * Replace the world with a FOSSSim XML scene (its dt, integrator, forces and
+   * particles; no implicit gravity). Returns one body holding every particle, with
+   * triangles from its CST forces and edges from its edge list.
+   */
+  fromSceneText(xml: string, source = 'scene.xml'): SoftBody {
+    const desc = parseSceneXml(xml, source);
+    const built = buildScene(desc);
+    this.pointerUp();
+    this.world = built.world;
+    this.gravityEid = -1;
+    this.gx = 0;
+    this.gy = 0;
+    this.bodies.length = 0;
+    this.topo = null;
+    this.accumulator = new FixedStepAccumulator({ dt: this.world.dt, maxStepsPerFrame: this.maxStepsPerFrame });
+    const tris: number[] = [];
+    for (const f of desc.forces) if (f.type === 'elasticbodycstforce') tris.push(f.i1, f.i2, f.i3);
+    const rest = new Float64Array(2 * desc.particles.length);
+    desc.particles.forEach((p, i) => {
+      rest[2 * i] = p.px;
+      rest[2 * i + 1] = p.py;
+    });
+    const b = new SoftBody(this, 'scene', built.particles, Uint32Array.from(tris), rest, [], {});
+    this.bodies.push(b);
+    this.sceneEdges = desc.edges.map((e) => [e.i, e.j] as [number, number]);
+    for (const h of desc.halfplanes) this.colliders.add({ kind: 'halfplane', px: h.px, py: h.py, nx: h.nx, ny: h.ny });
+    return b;
+  }
+
+  /** Edges of the last loaded FOSSSim scene (local particle indices). */
+  sceneEdges: [number, number][] = [];
+
+  /** Remove a body and its entities. */
+  removeBody(b: SoftBody): void {
+    if (b.destroyed) return;
+    const i = this.bodies.indexOf(b);
+    if (i >= 0) this.bodies.splice(i, 1);
+    if (this.grabbed === b) this.pointerUp();
+    for (const e of b.particles) this.world.removeEntity(e);
+    b.destroyed = true;
+  }
+
+  // ---- colliders (pixels) ---------------------------------------------------
+  private collider(shape: ColliderShape): Collider {
+    return this.colliders.add(shape);
+  }
+
+  /** Floor, walls and ceiling around the pixel rectangle (x, y, w, h). */
+  bounds(x: number, y: number, w: number, h: number): Collider[] {
+    const l = this.toMetreX(x), r = this.toMetreX(x + w), top = this.toMetreY(y), bottom = this.toMetreY(y + h);
+    return [
+      this.collider({ kind: 'halfplane', px: 0, py: bottom, nx: 0, ny: 1 }),
+      this.collider({ kind: 'halfplane', px: l, py: 0, nx: 1, ny: 0 }),
+      this.collider({ kind: 'halfplane', px: r, py: 0, nx: -1, ny: 0 }),
+      this.collider({ kind: 'halfplane', px: 0, py: top, nx: 0, ny: -1 }),
+    ];
+  }
+
+  circle(x: number, y: number, radius: number): Collider {
+    return this.collider({ kind: 'circle', cx: this.toMetreX(x), cy: this.toMetreY(y), r: radius / this.pixelsPerMetre });
+  }
+
+  segment(x0: number, y0: number, x1: number, y1: number, thickness = 4): Collider {
+    return this.collider({
+      kind: 'segment', ax: this.toMetreX(x0), ay: this.toMetreY(y0), bx: this.toMetreX(x1), by: this.toMetreY(y1),
+      r: thickness / 2 / this.pixelsPerMetre,
+    });
+  }
+
+  /** A static polygon collider, absolute pixel outline x0, y0, … */
+  polygon(points: ArrayLike<number>): Collider {
+    const p = new Float64Array(points.length);
+    for (let i = 0; i < p.length; i += 2) {
+      p[i] = this.toMetreX(points[i]!);
+      p[i + 1] = this.toMetreY(points[i + 1]!);
+    }
+    return this.collider({ kind: 'polygon', points: p });
+  }
+
+  /** Number of CST triangles in the world. */
+  get triangleCount(): number {
+    return this.world.lists.triangles.length;
+  }
+
+  /** Reset the loop (keeps the world). */
+  resetClock(): void {
+    this.accumulator.reset();
+  }
+}
+
+/** Evenly resample a polyline (m) to `segments` segments. */
+function resample(src: number[], segments: number): number[] {
+  const n = src.length / 2;
+  const cum = [0];
+  for (let i = 1; i < n; i++) cum.push(cum[i - 1]! + Math.hypot(src[2 * i]! - src[2 * i - 2]!, src[2 * i + 1]! - src[2 * i - 1]!));
+  const total = cum[n - 1]!;
+  const out: number[] = [];
+  let j = 0;
+  for (let k = 0; k <= segments; k++) {
+    const s = (total * k) / segments;
+    while (j < n - 2 && cum[j + 1]! < s) j++;
+    const seg = cum[j + 1]! - cum[j]! || 1;
+    const t = Math.min(1, Math.max(0, (s - cum[j]!) / seg));
+    out.push(src[2 * j]! + t * (src[2 * j + 2]! - src[2 * j]!), src[2 * j + 1]! + t * (src[2 * j + 3]! - src[2 * j + 1]!));
+  }
+  return out;
+}
+

@@ -1,0 +1,162 @@
+/**
+ * The plugin's Phaser-free stepping core (SoftSim) with the real PhysicsWorld:
+ * frame-rate independence, pointer dragging, colliders, bodies.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { SoftSim } from '../src/game/sim';
+import { PhysicsWorld } from '../src/world';
+
+function scene(): SoftSim {
+  const sim = new SoftSim({ pixelsPerMetre: 100, originX: 0, originY: 600 });
+  sim.bounds(0, 0, 800, 600);
+  sim.circle(400, 500, 60);
+  sim.jelly(380, 200, { width: 120, height: 80, stiffness: 3e4, density: 50 });
+  sim.jelly(520, 120, { radius: 40, stiffness: 2e4, density: 50 });
+  sim.rope([100, 100, 300, 100], { segments: 8, pinStart: true });
+  return sim;
+}
+
+function runFrames(sim: SoftSim, hz: number, seconds: number): void {
+  const frames = Math.round(hz * seconds);
+  for (let f = 0; f < frames; f++) sim.frame(1000 / hz);
+}
+
+describe('SoftSim fixed-step loop with the real PhysicsWorld', () => {
+  it('same state after the same number of steps at 30, 60 and 144 Hz', () => {
+    const states = [30, 60, 144].map((hz) => {
+      const sim = scene();
+      runFrames(sim, hz, 2);
+      expect(sim.world.stepCount).toBe(120);
+      return sim.world.readPositions();
+    });
+    expect(states[0]!.length).toBeGreaterThan(40);
+    expect(Array.from(states[1]!)).toEqual(Array.from(states[0]!));
+    expect(Array.from(states[2]!)).toEqual(Array.from(states[0]!));
+  });
+
+  it('same result with a held pointer drag at 30, 60 and 144 Hz', () => {
+    const states = [30, 60, 144].map((hz) => {
+      const sim = scene();
+      const body = sim.bodies[0]!;
+      const c = body.centroid;
+      expect(sim.pointerDown(c.x, c.y + 10, 60)).toBe(body);
+      sim.pointerMove(c.x + 150, c.y - 120);
+      runFrames(sim, hz, 1);
+      sim.pointerUp();
+      runFrames(sim, hz, 0.5);
+      expect(sim.world.stepCount).toBe(90);
+      return sim.world.readPositions();
+    });
+    expect(Array.from(states[1]!)).toEqual(Array.from(states[0]!));
+    expect(Array.from(states[2]!)).toEqual(Array.from(states[0]!));
+  });
+
+  it('the stepping equals the ordered systems run by hand', () => {
+    const sim = scene();
+    runFrames(sim, 60, 0.5);
+    const ref = scene();
+    for (let s = 0; s < 30; s++) {
+      ref.world.step();
+      ref.colliders.filter(ref.world.c.Particle, ref.world.lists.particles);
+    }
+    expect(Array.from(sim.world.readPositions())).toEqual(Array.from(ref.world.readPositions()));
+  });
+
+  it('bodies fall under gravity and rest on the floor and the circle', () => {
+    const sim = scene();
+    const jelly = sim.bodies[0]!;
+    const y0 = jelly.centroid.y;
+    runFrames(sim, 60, 3);
+    const c = jelly.centroid;
+    expect(c.y).toBeGreaterThan(y0 + 50); // fell (pixels, y down)
+    const P = sim.world.c.Particle;
+    for (const e of sim.world.lists.particles) expect(P.y[e]!).toBeGreaterThan(-0.01); // above the floor (y = 0 m)
+    expect(c.y).toBeLessThan(600);
+  });
+
+  it('a pointer drag moves a stiff jelly to the pointer and releasing lets it go', () => {
+    const sim = new SoftSim({ pixelsPerMetre: 100, originX: 0, originY: 600 });
+    sim.bounds(0, 0, 800, 600);
+    const jelly = sim.jelly(400, 520, { width: 100, height: 100, stiffness: 5e5, density: 100 });
+    runFrames(sim, 60, 0.5);
+    const before = jelly.centroid;
+    expect(sim.pointerDown(before.x, before.y, 80)).toBe(jelly);
+    const topo = sim.world.topology();
+    for (let k = 1; k <= 60; k++) {
+      sim.pointerMove(before.x + 3 * k, before.y - 4 * k);
+      sim.frame(1000 / 60);
+    }
+    expect(sim.world.topology()).toBe(topo); // dragging never rebuilt the topology
+    const held = jelly.centroid;
+    expect(held.x - before.x).toBeGreaterThan(120);
+    expect(before.y - held.y).toBeGreaterThan(150);
+    sim.pointerUp();
+    expect(sim.world.anchors.count).toBe(0);
+    runFrames(sim, 60, 2);
+    const after = jelly.centroid;
+    expect(after.y).toBeGreaterThan(held.y + 100); // falls again
+    const pos = sim.world.readPositions();
+    for (const p of pos) expect(Number.isFinite(p)).toBe(true);
+  });
+
+  it('interpolates render positions between the last two steps', () => {
+    const sim = scene();
+    runFrames(sim, 60, 0.5);
+    sim.frame(1000 / 120); // half a step accumulated
+    expect(sim.alpha).toBeCloseTo(0.5, 6);
+    for (let i = 0; i < sim.renderPositions.length; i++) {
+      expect(sim.renderPositions[i]!).toBeCloseTo(0.5 * (sim.prev[i]! + sim.curr[i]!), 12);
+    }
+    const b = sim.bodies[1]!;
+    expect(b.local[0]).toBe(sim.renderPositions[2 * b.index[0]!]);
+  });
+
+  it('pause, single step, time scale and gravity controls', () => {
+    const sim = scene();
+    sim.pause();
+    runFrames(sim, 60, 0.5);
+    expect(sim.world.stepCount).toBe(0);
+    sim.stepOnce();
+    expect(sim.world.stepCount).toBe(1);
+    sim.resume();
+    sim.timeScale = 0.5;
+    runFrames(sim, 60, 1);
+    expect(sim.world.stepCount).toBe(31);
+    sim.setGravity(0, 0);
+    expect(sim.gravity).toEqual([0, 0]);
+    sim.setGravity(0, 981);
+    expect(sim.gravity[1]).toBeCloseTo(-9.81, 12);
+  });
+
+  it('destroying a body removes its entities and re-indexes the others', () => {
+    const sim = scene();
+    runFrames(sim, 60, 0.2);
+    const [a, b] = sim.bodies;
+    const nb = b!.particles.length;
+    a!.destroy();
+    expect(sim.bodies).not.toContain(a);
+    runFrames(sim, 60, 0.2);
+    expect(sim.world.particleCount()).toBe(sim.bodies.reduce((s, x) => s + x.particles.length, 0));
+    expect(b!.index.length).toBe(nb);
+    expect(b!.local[0]).toBe(sim.renderPositions[2 * b!.index[0]!]);
+  });
+
+  it('polygon jelly, sheet and FOSSSim scene bodies', () => {
+    const sim = new SoftSim({ pixelsPerMetre: 100, originX: 0, originY: 600 });
+    const star = sim.jelly(300, 300, { points: [0, -60, 20, -20, 60, -15, 30, 15, 40, 60, 0, 35, -40, 60, -30, 15, -60, -15, -20, -20] });
+    expect(star.triangles.length).toBeGreaterThan(20);
+    const sheet = sim.sheet(500, 100, { width: 200, height: 100, cols: 6, rows: 3 });
+    expect(sheet.triangles.length / 3).toBe(36);
+    runFrames(sim, 60, 0.5);
+    const P = sim.world.c.Particle;
+    expect(P.y[sheet.particles[sheet.particles.length - 1]!]!).toBeCloseTo(5, 9); // pinned top row
+    const xml = readFileSync('assets/scenes/fosssim/t4m1/CSTTests/test00.xml', 'utf8');
+    const body = sim.fromSceneText(xml, 'test00.xml');
+    expect(sim.bodies).toEqual([body]);
+    expect(body.triangles.length).toBeGreaterThan(0);
+    expect(sim.world).toBeInstanceOf(PhysicsWorld);
+    runFrames(sim, 60, 0.2);
+    expect(sim.world.stepCount).toBeGreaterThan(0);
+  });
+});
