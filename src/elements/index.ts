@@ -10,3 +10,9 @@ export {
   fsSimpleGravityEnergy, fsSimpleGravityGradient,
   fsConstantForceEnergy, fsConstantForceGradient,
 } from './fosssim-forces';
+export {
+  MAT_FOSSSIM, MAT_STVK, MAT_NEOHOOKEAN, MAT_COROTATIONAL, MATERIAL_NAMES, NH_J_MIN, EIG,
+  lameMu, lameLambda, triangleJ, materialId,
+  triangleEnergy, triangleGradient, triangleHessian, triangleProjectedHessian, triangleConsistentMass,
+} from './materials';
+export type { MaterialName } from './materials';

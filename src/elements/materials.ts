@@ -1,0 +1,449 @@
+/**
+ * Hyperelastic triangle materials (constant strain, linear triangle, thickness 1).
+ *
+ *   F = D · B,  D = [x2 − x1, x3 − x1],  B = Dbar⁻¹ row-major (b00, b01, b10, b11),
+ *   W = Ā ψ(F),  Ā = rest area.
+ *
+ * Material ids (Triangle.material, the 8th triangle parameter):
+ *   0 MAT_FOSSSIM       FOSSSim CST (src/elements/cst.ts), exactly as before;
+ *   1 MAT_STVK          Saint Venant–Kirchhoff, E = ½(FᵀF − I), ψ = μ E:E + λ/2 tr(E)²;
+ *   2 MAT_NEOHOOKEAN    ψ = C (tr(FᵀF) g(J) − 2) + D (J − 1)², g(J) = 1/J for J ≥ NH_J_MIN and
+ *                       its C² quadratic Taylor extension below (inversion-safe);
+ *   3 MAT_COROTATIONAL  ψ = μ Σ(sᵢ − 1)² + λ/2 (s0 + s1 − 2)² on the signed principal stretches
+ *                       (F = R S, R a rotation) = μ(|F|² − 2r + 2) + λ/2 (r − 2)²,
+ *                       r = tr S = ‖(f00 + f11, f10 − f01)‖.
+ * Constants from (E, ν), plane stress: μ = E/(2(1+ν)), λ = Eν/(1−ν²); Neo-Hookean C = μ/2,
+ * D = (μ + λ)/2 (same small-strain response; derivation in docs/materials.md).
+ *
+ * F is handled as the 4-vector f = (f00, f10, f01, f11) = (u_x, u_y, w_x, w_y), u, w the
+ * columns of F (the same order as cst.ts). DOF order (x1, y1, x2, y2, x3, y3); gradient is
+ * +dW/dx (6), Hessians +d²W/dx² (6×6 row-major). Projected Hessians are built from the
+ * analytic eigensystem of ∂²ψ/∂F² (Smith et al., "Analytic eigensystems for isotropic
+ * distortion energies", 2D): twist, flip and two scaling modes from the signed SVD, negative
+ * eigenvalues clamped to 0, then mapped through ∂F/∂x. No numeric eigensolver.
+ * All functions are pure and allocation-free (module scratch only).
+ */
+import { cstEnergy, cstGradient, cstHessian } from './cst';
+
+export const MAT_FOSSSIM = 0;
+export const MAT_STVK = 1;
+export const MAT_NEOHOOKEAN = 2;
+export const MAT_COROTATIONAL = 3;
+export const MATERIAL_NAMES = ['fosssim', 'stvk', 'neohookean', 'corotational'] as const;
+export type MaterialName = (typeof MATERIAL_NAMES)[number];
+
+/** Below this J the Neo-Hookean 1/J is replaced by its C² quadratic extension. */
+export const NH_J_MIN = 0.1;
+
+const FF = new Float64Array(4); // f
+const PF = new Float64Array(4); // dψ/df
+const HF = new Float64Array(16); // d²ψ/df² row-major
+const Q = new Float64Array(4); // one eigen-mode
+const V1 = new Float64Array(4);
+const V2 = new Float64Array(4);
+// signed SVD: uc, us, vc, vs, s0, s1
+const SV = new Float64Array(6);
+
+/** μ, λ (plane stress) from Young's modulus and Poisson's ratio. */
+export function lameMu(E: number, nu: number): number {
+  return E / (2 * (1 + nu));
+}
+export function lameLambda(E: number, nu: number): number {
+  return (E * nu) / (1 - nu * nu);
+}
+
+function defGrad(
+  x1: number, y1: number, x2: number, y2: number, x3: number, y3: number,
+  b00: number, b01: number, b10: number, b11: number,
+): void {
+  const d0x = x2 - x1, d0y = y2 - y1, d1x = x3 - x1, d1y = y3 - y1;
+  FF[0] = d0x * b00 + d1x * b10;
+  FF[1] = d0y * b00 + d1y * b10;
+  FF[2] = d0x * b01 + d1x * b11;
+  FF[3] = d0y * b01 + d1y * b11;
+}
+
+/** det F of a triangle (J ≤ 0: degenerate or inverted). */
+export function triangleJ(
+  x1: number, y1: number, x2: number, y2: number, x3: number, y3: number,
+  b00: number, b01: number, b10: number, b11: number,
+): number {
+  defGrad(x1, y1, x2, y2, x3, y3, b00, b01, b10, b11);
+  return FF[0]! * FF[3]! - FF[2]! * FF[1]!;
+}
+
+// ---- Neo-Hookean guard g(J) --------------------------------------------------
+
+function nhG(J: number): number {
+  if (J >= NH_J_MIN) return 1 / J;
+  const e = NH_J_MIN, t = J - e;
+  return 1 / e - t / (e * e) + (t * t) / (e * e * e);
+}
+function nhG1(J: number): number {
+  if (J >= NH_J_MIN) return -1 / (J * J);
+  const e = NH_J_MIN;
+  return -1 / (e * e) + (2 * (J - e)) / (e * e * e);
+}
+function nhG2(J: number): number {
+  if (J >= NH_J_MIN) return 2 / (J * J * J);
+  const e = NH_J_MIN;
+  return 2 / (e * e * e);
+}
+
+// ---- energy densities on FF: psi, PF, HF -------------------------------------
+
+function psi(mat: number, mu: number, lam: number): number {
+  const f0 = FF[0]!, f1 = FF[1]!, f2 = FF[2]!, f3 = FF[3]!;
+  const I2 = f0 * f0 + f1 * f1 + f2 * f2 + f3 * f3;
+  if (mat === MAT_STVK) {
+    const e00 = 0.5 * (f0 * f0 + f1 * f1 - 1), e11 = 0.5 * (f2 * f2 + f3 * f3 - 1), e01 = 0.5 * (f0 * f2 + f1 * f3);
+    const tr = e00 + e11;
+    return mu * (e00 * e00 + e11 * e11 + 2 * e01 * e01) + 0.5 * lam * tr * tr;
+  }
+  if (mat === MAT_NEOHOOKEAN) {
+    const C = 0.5 * mu, D = 0.5 * (mu + lam);
+    const J = f0 * f3 - f2 * f1;
+    return C * (I2 * nhG(J) - 2) + D * (J - 1) * (J - 1);
+  }
+  // corotational
+  const a = f0 + f3, b = f1 - f2;
+  const r = Math.sqrt(a * a + b * b);
+  return mu * (I2 - 2 * r + 2) + 0.5 * lam * (r - 2) * (r - 2);
+}
+
+/** PF = dψ/df; with hess, HF = d²ψ/df² (exact). */
+function stress(mat: number, mu: number, lam: number, hess: boolean): void {
+  const f0 = FF[0]!, f1 = FF[1]!, f2 = FF[2]!, f3 = FF[3]!;
+  if (mat === MAT_STVK) {
+    const uu = f0 * f0 + f1 * f1, ww = f2 * f2 + f3 * f3, uw = f0 * f2 + f1 * f3;
+    const tr = 0.5 * (uu + ww - 2);
+    const s00 = mu * (uu - 1) + lam * tr;
+    const s11 = mu * (ww - 1) + lam * tr;
+    const s01 = mu * uw;
+    PF[0] = s00 * f0 + s01 * f2;
+    PF[1] = s00 * f1 + s01 * f3;
+    PF[2] = s01 * f0 + s11 * f2;
+    PF[3] = s01 * f1 + s11 * f3;
+    if (!hess) return;
+    const k = 2 * mu + lam;
+    // uu block: s00 I + (2μ+λ) u uᵀ + μ w wᵀ
+    HF[0] = s00 + k * f0 * f0 + mu * f2 * f2;
+    HF[1] = k * f0 * f1 + mu * f2 * f3;
+    HF[5] = s00 + k * f1 * f1 + mu * f3 * f3;
+    // ww block: s11 I + (2μ+λ) w wᵀ + μ u uᵀ
+    HF[10] = s11 + k * f2 * f2 + mu * f0 * f0;
+    HF[11] = k * f2 * f3 + mu * f0 * f1;
+    HF[15] = s11 + k * f3 * f3 + mu * f1 * f1;
+    // uw block (rows u, cols w): s01 I + μ w uᵀ + λ u wᵀ
+    HF[2] = s01 + mu * f2 * f0 + lam * f0 * f2;
+    HF[3] = mu * f2 * f1 + lam * f0 * f3;
+    HF[6] = mu * f3 * f0 + lam * f1 * f2;
+    HF[7] = s01 + mu * f3 * f1 + lam * f1 * f3;
+    symFill();
+    return;
+  }
+  if (mat === MAT_NEOHOOKEAN) {
+    const C = 0.5 * mu, D = 0.5 * (mu + lam);
+    const I2 = f0 * f0 + f1 * f1 + f2 * f2 + f3 * f3;
+    const J = f0 * f3 - f2 * f1;
+    const g = nhG(J), g1 = nhG1(J);
+    // G = dJ/df = (f3, −f2, −f1, f0)
+    const G0 = f3, G1 = -f2, G2 = -f1, G3 = f0;
+    const cf = 2 * C * g, cg = C * I2 * g1 + 2 * D * (J - 1);
+    PF[0] = cf * f0 + cg * G0;
+    PF[1] = cf * f1 + cg * G1;
+    PF[2] = cf * f2 + cg * G2;
+    PF[3] = cf * f3 + cg * G3;
+    if (!hess) return;
+    const g2 = nhG2(J);
+    const cx = 2 * C * g1; // f Gᵀ + G fᵀ
+    const cgg = C * I2 * g2 + 2 * D; // G Gᵀ
+    const ch = cg; // d²J/df²: (0,3) = (3,0) = 1, (1,2) = (2,1) = −1
+    const f = FF, Gv = V1;
+    Gv[0] = G0; Gv[1] = G1; Gv[2] = G2; Gv[3] = G3;
+    for (let i = 0; i < 4; i++) {
+      for (let j = i; j < 4; j++) {
+        HF[i * 4 + j] = cx * (f[i]! * Gv[j]! + Gv[i]! * f[j]!) + cgg * Gv[i]! * Gv[j]! + (i === j ? cf : 0);
+      }
+    }
+    HF[3] = HF[3]! + ch;
+    HF[6] = HF[6]! - ch;
+    symFill();
+    return;
+  }
+  // corotational: P = 2μ f + (λ(r−2) − 2μ) R; H = 2μ I + k T Tᵀ + λ R Rᵀ
+  const a = f0 + f3, b = f1 - f2;
+  let r = Math.sqrt(a * a + b * b);
+  let c = 1, s = 0;
+  if (r > 1e-12) {
+    c = a / r;
+    s = b / r;
+  } else {
+    r = 1e-12;
+  }
+  const cr = lam * (r - 2) - 2 * mu;
+  // vec R = (c, s, −s, c), vec T = (−s, c, −c, −s)
+  PF[0] = 2 * mu * f0 + cr * c;
+  PF[1] = 2 * mu * f1 + cr * s;
+  PF[2] = 2 * mu * f2 - cr * s;
+  PF[3] = 2 * mu * f3 + cr * c;
+  if (!hess) return;
+  const k = cr / r;
+  const Rv = V1, Tv = V2;
+  Rv[0] = c; Rv[1] = s; Rv[2] = -s; Rv[3] = c;
+  Tv[0] = -s; Tv[1] = c; Tv[2] = -c; Tv[3] = -s;
+  for (let i = 0; i < 4; i++) {
+    for (let j = i; j < 4; j++) {
+      HF[i * 4 + j] = k * Tv[i]! * Tv[j]! + lam * Rv[i]! * Rv[j]! + (i === j ? 2 * mu : 0);
+    }
+  }
+  symFill();
+}
+
+function symFill(): void {
+  HF[4] = HF[1]!;
+  HF[8] = HF[2]!; HF[9] = HF[6]!;
+  HF[12] = HF[3]!; HF[13] = HF[7]!; HF[14] = HF[11]!;
+}
+
+// ---- signed SVD and the analytic eigensystem -----------------------------------
+
+/**
+ * Signed SVD of FF: F = U diag(s0, s1) Vᵀ with U, V rotations (det +1), s0 ≥ |s1|,
+ * s1 < 0 exactly when det F < 0. Via the polar decomposition F = R S (R from
+ * (f00 + f11, f10 − f01)) and the closed-form eigen-decomposition of the symmetric S.
+ * Writes SV = (uc, us, vc, vs, s0, s1).
+ */
+function signedSvd(): void {
+  const f0 = FF[0]!, f1 = FF[1]!, f2 = FF[2]!, f3 = FF[3]!;
+  const a = f0 + f3, b = f1 - f2;
+  const r = Math.sqrt(a * a + b * b);
+  let c = 1, s = 0;
+  if (r > 0) {
+    c = a / r;
+    s = b / r;
+  }
+  // S = Rᵀ F, Rᵀ = [[c, s], [−s, c]], F = [[f0, f2], [f1, f3]]
+  const S00 = c * f0 + s * f1;
+  const S11 = -s * f2 + c * f3;
+  const S01 = 0.5 * (c * f2 + s * f3 + (-s * f0 + c * f1));
+  const m = 0.5 * (S00 + S11), d = 0.5 * (S00 - S11);
+  const h = Math.sqrt(d * d + S01 * S01);
+  let vc = 1, vs = 0;
+  if (h > 0) {
+    // eigenvector of the larger eigenvalue: angle φ with (cos 2φ, sin 2φ) = (d, S01)/h
+    if (d >= 0) {
+      vc = Math.sqrt(0.5 * (1 + d / h));
+      vs = S01 / (2 * h * vc);
+    } else {
+      vs = Math.sqrt(0.5 * (1 - d / h));
+      vc = S01 / (2 * h * vs);
+    }
+  }
+  // U = R V
+  SV[0] = c * vc - s * vs;
+  SV[1] = s * vc + c * vs;
+  SV[2] = vc;
+  SV[3] = vs;
+  SV[4] = m + h;
+  SV[5] = m - h;
+}
+
+/** Q = vec(U M Vᵀ) for M = [[m00, m01], [m10, m11]]. */
+function mode(m00: number, m01: number, m10: number, m11: number): void {
+  const uc = SV[0]!, us = SV[1]!, vc = SV[2]!, vs = SV[3]!;
+  const a00 = uc * m00 - us * m10, a01 = uc * m01 - us * m11;
+  const a10 = us * m00 + uc * m10, a11 = us * m01 + uc * m11;
+  Q[0] = a00 * vc - a01 * vs;
+  Q[2] = a00 * vs + a01 * vc;
+  Q[1] = a10 * vc - a11 * vs;
+  Q[3] = a10 * vs + a11 * vc;
+}
+
+function addMode(lam: number): void {
+  if (!(lam > 0)) return;
+  for (let i = 0; i < 4; i++) {
+    const qi = lam * Q[i]!;
+    for (let j = 0; j < 4; j++) HF[i * 4 + j] = HF[i * 4 + j]! + qi * Q[j]!;
+  }
+}
+
+/**
+ * HF = the PSD projection of d²ψ/df² at FF: Σ max(λₖ, 0) qₖ qₖᵀ over the twist, flip and two
+ * scaling eigenpairs. Writes the exact eigenvalues to EIG (twist, flip, scale0, scale1).
+ */
+export const EIG = new Float64Array(4);
+function projectedStress(mat: number, mu: number, lam: number): void {
+  signedSvd();
+  const s0 = SV[4]!, s1 = SV[5]!;
+  let lt: number, lf: number, h00: number, h01: number, h11: number;
+  if (mat === MAT_STVK) {
+    const sp = 0.5 * lam * (s0 * s0 + s1 * s1 - 2);
+    lt = mu * (s0 * s0 - s0 * s1 + s1 * s1 - 1) + sp;
+    lf = mu * (s0 * s0 + s0 * s1 + s1 * s1 - 1) + sp;
+    h00 = mu * (3 * s0 * s0 - 1) + sp + lam * s0 * s0;
+    h11 = mu * (3 * s1 * s1 - 1) + sp + lam * s1 * s1;
+    h01 = lam * s0 * s1;
+  } else if (mat === MAT_NEOHOOKEAN) {
+    const C = 0.5 * mu, D = 0.5 * (mu + lam);
+    const J = s0 * s1, I2 = s0 * s0 + s1 * s1;
+    const g = nhG(J), g1 = nhG1(J), g2 = nhG2(J);
+    lt = 2 * C * g + C * I2 * g1 + 2 * D * (J - 1);
+    lf = 2 * C * g - C * I2 * g1 - 2 * D * (J - 1);
+    const cm = C * (2 * g + 4 * J * g1);
+    h00 = cm + C * I2 * g2 * s1 * s1 + 2 * D * s1 * s1;
+    h11 = cm + C * I2 * g2 * s0 * s0 + 2 * D * s0 * s0;
+    h01 = C * (3 * I2 * g1 + I2 * J * g2) + 2 * D * (2 * J - 1);
+  } else {
+    let r = s0 + s1;
+    if (!(r > 1e-12)) r = 1e-12;
+    lt = (2 * (mu + lam) * (r - 2)) / r;
+    lf = 2 * mu;
+    h00 = 2 * mu + lam;
+    h11 = 2 * mu + lam;
+    h01 = lam;
+  }
+  // 2×2 scaling block eigen-decomposition
+  const m = 0.5 * (h00 + h11), d = 0.5 * (h00 - h11);
+  const hh = Math.sqrt(d * d + h01 * h01);
+  let ec = 1, es = 0;
+  if (hh > 0) {
+    if (d >= 0) {
+      ec = Math.sqrt(0.5 * (1 + d / hh));
+      es = h01 / (2 * hh * ec);
+    } else {
+      es = Math.sqrt(0.5 * (1 - d / hh));
+      ec = h01 / (2 * hh * es);
+    }
+  }
+  EIG[0] = lt; EIG[1] = lf; EIG[2] = m + hh; EIG[3] = m - hh;
+  HF.fill(0);
+  const q = Math.SQRT1_2;
+  mode(0, -q, q, 0);
+  addMode(lt);
+  mode(0, q, q, 0);
+  addMode(lf);
+  mode(ec, 0, 0, es);
+  addMode(m + hh);
+  mode(-es, 0, 0, ec);
+  addMode(m - hh);
+}
+
+// ---- mapping through dF/dx -------------------------------------------------------
+
+function mapGradient(area: number, b00: number, b01: number, b10: number, b11: number, out: Float64Array, o: number): void {
+  const pux = area * PF[0]!, puy = area * PF[1]!, pwx = area * PF[2]!, pwy = area * PF[3]!;
+  const cu0 = -(b00 + b10), cw0 = -(b01 + b11);
+  out[o] = cu0 * pux + cw0 * pwx;
+  out[o + 1] = cu0 * puy + cw0 * pwy;
+  out[o + 2] = b00 * pux + b01 * pwx;
+  out[o + 3] = b00 * puy + b01 * pwy;
+  out[o + 4] = b10 * pux + b11 * pwx;
+  out[o + 5] = b10 * puy + b11 * pwy;
+}
+
+function mapHessian(area: number, b00: number, b01: number, b10: number, b11: number, out: Float64Array, o: number): void {
+  const cu0 = -(b00 + b10), cw0 = -(b01 + b11);
+  for (let n = 0; n < 3; n++) {
+    const cun = n === 0 ? cu0 : n === 1 ? b00 : b10;
+    const cwn = n === 0 ? cw0 : n === 1 ? b01 : b11;
+    for (let mm = 0; mm < 3; mm++) {
+      const cum = mm === 0 ? cu0 : mm === 1 ? b00 : b10;
+      const cwm = mm === 0 ? cw0 : mm === 1 ? b01 : b11;
+      const uu = area * cun * cum, uw = area * cun * cwm, wu = area * cwn * cum, ww = area * cwn * cwm;
+      for (let i = 0; i < 2; i++) {
+        for (let j = 0; j < 2; j++) {
+          out[o + (2 * n + i) * 6 + 2 * mm + j] =
+            uu * HF[i * 4 + j]! + uw * HF[i * 4 + 2 + j]! + wu * HF[(2 + i) * 4 + j]! + ww * HF[(2 + i) * 4 + 2 + j]!;
+        }
+      }
+    }
+  }
+}
+
+// ---- public kernels (any material id) ---------------------------------------------
+
+/** W = Ā ψ(F) for material `mat` (0 = FOSSSim CST). */
+export function triangleEnergy(
+  mat: number,
+  x1: number, y1: number, x2: number, y2: number, x3: number, y3: number,
+  E: number, nu: number, area: number,
+  b00: number, b01: number, b10: number, b11: number,
+): number {
+  if (mat === MAT_FOSSSIM) return cstEnergy(x1, y1, x2, y2, x3, y3, E, nu, area, b00, b01, b10, b11);
+  defGrad(x1, y1, x2, y2, x3, y3, b00, b01, b10, b11);
+  return area * psi(mat, lameMu(E, nu), lameLambda(E, nu));
+}
+
+/** +dW/dx (6 values at out[o..o+5]). */
+export function triangleGradient(
+  mat: number,
+  x1: number, y1: number, x2: number, y2: number, x3: number, y3: number,
+  E: number, nu: number, area: number,
+  b00: number, b01: number, b10: number, b11: number,
+  out: Float64Array, o: number,
+): void {
+  if (mat === MAT_FOSSSIM) {
+    cstGradient(x1, y1, x2, y2, x3, y3, E, nu, area, b00, b01, b10, b11, out, o);
+    return;
+  }
+  defGrad(x1, y1, x2, y2, x3, y3, b00, b01, b10, b11);
+  stress(mat, lameMu(E, nu), lameLambda(E, nu), false);
+  mapGradient(area, b00, b01, b10, b11, out, o);
+}
+
+/** Exact +d²W/dx² (6×6 row-major at out[o..o+35]). */
+export function triangleHessian(
+  mat: number,
+  x1: number, y1: number, x2: number, y2: number, x3: number, y3: number,
+  E: number, nu: number, area: number,
+  b00: number, b01: number, b10: number, b11: number,
+  out: Float64Array, o: number,
+): void {
+  if (mat === MAT_FOSSSIM) {
+    cstHessian(x1, y1, x2, y2, x3, y3, E, nu, area, b00, b01, b10, b11, out, o);
+    return;
+  }
+  defGrad(x1, y1, x2, y2, x3, y3, b00, b01, b10, b11);
+  stress(mat, lameMu(E, nu), lameLambda(E, nu), true);
+  mapHessian(area, b00, b01, b10, b11, out, o);
+}
+
+/**
+ * PSD-projected Hessian (6×6) from the analytic 2D eigensystem. FOSSSim's CST equals StVK
+ * with Young's modulus 4E (its strain lacks the ½), so id 0 is projected as StVK(4E, ν).
+ */
+export function triangleProjectedHessian(
+  mat: number,
+  x1: number, y1: number, x2: number, y2: number, x3: number, y3: number,
+  E: number, nu: number, area: number,
+  b00: number, b01: number, b10: number, b11: number,
+  out: Float64Array, o: number,
+): void {
+  let m = mat, Ey = E;
+  if (mat === MAT_FOSSSIM) {
+    m = MAT_STVK;
+    Ey = 4 * E;
+  }
+  defGrad(x1, y1, x2, y2, x3, y3, b00, b01, b10, b11);
+  projectedStress(m, lameMu(Ey, nu), lameLambda(Ey, nu));
+  mapHessian(area, b00, b01, b10, b11, out, o);
+}
+
+/** Material id from its name, or −1. */
+export function materialId(name: string): number {
+  return (MATERIAL_NAMES as readonly string[]).indexOf(name);
+}
+
+/**
+ * Consistent mass matrix of a linear triangle (thickness 1): block (a, b) = ρĀ/12 (1 + δab) I₂.
+ * Writes the 6×6 row-major matrix at out[o..o+35].
+ */
+export function triangleConsistentMass(density: number, area: number, out: Float64Array, o: number): void {
+  const m = (density * area) / 12;
+  for (let r = 0; r < 6; r++) {
+    for (let c = 0; c < 6; c++) {
+      out[o + r * 6 + c] = (r & 1) === (c & 1) ? ((r >> 1) === (c >> 1) ? 2 * m : m) : 0;
+    }
+  }
+}

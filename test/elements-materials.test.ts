@@ -1,0 +1,283 @@
+/**
+ * Hyperelastic triangle materials: FD checks of gradients and Hessians, analytic PSD projection,
+ * rest/rotation/translation invariance, small-strain agreement, inversion safety.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  cstRest, MAT_FOSSSIM, MAT_STVK, MAT_NEOHOOKEAN, MAT_COROTATIONAL, NH_J_MIN, EIG,
+  triangleEnergy, triangleGradient, triangleHessian, triangleProjectedHessian, triangleJ,
+} from '../src/elements';
+import { fdGradient, fdJacobian, mulberry32, relErr } from './elements-helpers';
+
+const PHYS = [MAT_STVK, MAT_NEOHOOKEAN, MAT_COROTATIONAL] as const;
+const ALL = [MAT_FOSSSIM, ...PHYS] as const;
+const NAME = ['fosssim', 'stvk', 'neohookean', 'corotational'];
+const E = 1000, NU = 0.3;
+
+interface Tri { rest: Float64Array; area: number; b: [number, number, number, number] }
+
+function randomTri(rnd: () => number): Tri {
+  for (;;) {
+    const rest = Float64Array.from({ length: 6 }, () => 2 * rnd() - 1);
+    const out = new Float64Array(5);
+    const area = cstRest(rest[0]!, rest[1]!, rest[2]!, rest[3]!, rest[4]!, rest[5]!, out);
+    // CCW, reasonably shaped
+    const det = (rest[2]! - rest[0]!) * (rest[5]! - rest[1]!) - (rest[4]! - rest[0]!) * (rest[3]! - rest[1]!);
+    if (det > 0.3) return { rest, area, b: [out[1]!, out[2]!, out[3]!, out[4]!] };
+  }
+}
+
+function deform(t: Tri, rnd: () => number, amount: number): Float64Array {
+  // x = A · X + c + noise, with A near a random rotation-scale
+  const th = 2 * Math.PI * rnd();
+  const c = Math.cos(th), s = Math.sin(th);
+  const x = new Float64Array(6);
+  for (let n = 0; n < 3; n++) {
+    const X = t.rest[2 * n]!, Y = t.rest[2 * n + 1]!;
+    x[2 * n] = c * X - s * Y + 0.3 + amount * (2 * rnd() - 1);
+    x[2 * n + 1] = s * X + c * Y - 0.2 + amount * (2 * rnd() - 1);
+  }
+  return x;
+}
+
+const W = (m: number, t: Tri) => (x: Float64Array) =>
+  triangleEnergy(m, x[0]!, x[1]!, x[2]!, x[3]!, x[4]!, x[5]!, E, NU, t.area, ...t.b);
+const G = (m: number, t: Tri) => (x: Float64Array, out: Float64Array) =>
+  triangleGradient(m, x[0]!, x[1]!, x[2]!, x[3]!, x[4]!, x[5]!, E, NU, t.area, ...t.b, out, 0);
+const H = (m: number, t: Tri, x: Float64Array) => {
+  const out = new Float64Array(36);
+  triangleHessian(m, x[0]!, x[1]!, x[2]!, x[3]!, x[4]!, x[5]!, E, NU, t.area, ...t.b, out, 0);
+  return out;
+};
+const HP = (m: number, t: Tri, x: Float64Array) => {
+  const out = new Float64Array(36);
+  triangleProjectedHessian(m, x[0]!, x[1]!, x[2]!, x[3]!, x[4]!, x[5]!, E, NU, t.area, ...t.b, out, 0);
+  return out;
+};
+const J = (t: Tri, x: Float64Array) => triangleJ(x[0]!, x[1]!, x[2]!, x[3]!, x[4]!, x[5]!, ...t.b);
+
+/** Smallest eigenvalue of a symmetric 6×6 by Jacobi rotations (test-only). */
+function minEig(A: Float64Array): number {
+  const n = 6;
+  const a = Float64Array.from(A);
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let off = 0;
+    for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += a[p * n + q]! ** 2;
+    if (off < 1e-30) break;
+    for (let p = 0; p < n; p++) {
+      for (let q = p + 1; q < n; q++) {
+        const apq = a[p * n + q]!;
+        if (Math.abs(apq) < 1e-300) continue;
+        const theta = (a[q * n + q]! - a[p * n + p]!) / (2 * apq);
+        const tt = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(tt * tt + 1), s = tt * c;
+        for (let k = 0; k < n; k++) {
+          const akp = a[k * n + p]!, akq = a[k * n + q]!;
+          a[k * n + p] = c * akp - s * akq;
+          a[k * n + q] = s * akp + c * akq;
+        }
+        for (let k = 0; k < n; k++) {
+          const apk = a[p * n + k]!, aqk = a[q * n + k]!;
+          a[p * n + k] = c * apk - s * aqk;
+          a[q * n + k] = s * apk + c * aqk;
+        }
+      }
+    }
+  }
+  let m = Infinity;
+  for (let i = 0; i < n; i++) m = Math.min(m, a[i * n + i]!);
+  return m;
+}
+const norm = (a: Float64Array) => Math.sqrt(a.reduce((s, v) => s + v * v, 0));
+
+describe('hyperelastic triangle kernels', () => {
+  for (const m of ALL) {
+    it(`${NAME[m]}: gradient and Hessian match central differences at random deformed configs`, () => {
+      const rnd = mulberry32(100 + m);
+      let worstG = 0, worstH = 0, checked = 0;
+      for (let trial = 0; trial < 40; trial++) {
+        const t = randomTri(rnd);
+        const x = deform(t, rnd, 0.35);
+        const j = J(t, x);
+        // away from singular configs (NH guard kink at J = NH_J_MIN is C² but not C³; keep off it)
+        if (Math.abs(j) < 0.05 || Math.abs(j - NH_J_MIN) < 0.02) continue;
+        checked++;
+        const g = new Float64Array(6);
+        G(m, t)(x, g);
+        const gfd = fdGradient(W(m, t), x, 1e-6);
+        worstG = Math.max(worstG, relErr(g, gfd));
+        const hfd = fdJacobian(G(m, t), 6, x, 1e-6);
+        worstH = Math.max(worstH, relErr(H(m, t, x), hfd));
+      }
+      expect(checked).toBeGreaterThan(25);
+      expect(worstG).toBeLessThan(1e-6);
+      expect(worstH).toBeLessThan(1e-6);
+    });
+  }
+
+  for (const m of PHYS) {
+    it(`${NAME[m]}: FD checks hold for inverted triangles (J < 0) too`, () => {
+      const rnd = mulberry32(200 + m);
+      let checked = 0;
+      for (let trial = 0; trial < 60 && checked < 15; trial++) {
+        const t = randomTri(rnd);
+        const x = deform(t, rnd, 0.1);
+        // reflect vertex 3 through the line of vertices 1,2 to invert
+        const ex = x[2]! - x[0]!, ey = x[3]! - x[1]!, px = x[4]! - x[0]!, py = x[5]! - x[1]!;
+        const l2 = ex * ex + ey * ey, d = (px * ex + py * ey) / l2;
+        x[4] = x[0]! + 2 * d * ex - px;
+        x[5] = x[1]! + 2 * d * ey - py;
+        const j = J(t, x);
+        if (!(j < -0.05)) continue;
+        // corotational is singular where f00 + f11 = f10 − f01 = 0 (r = 0); skip near it
+        checked++;
+        const g = new Float64Array(6);
+        G(m, t)(x, g);
+        expect(relErr(g, fdGradient(W(m, t), x, 1e-6))).toBeLessThan(1e-6);
+        expect(relErr(H(m, t, x), fdJacobian(G(m, t), 6, x, 1e-6))).toBeLessThan(1e-6);
+      }
+      expect(checked).toBeGreaterThan(5);
+    });
+  }
+
+  for (const m of ALL) {
+    it(`${NAME[m]}: zero energy and force at rest, invariant under rotation and translation`, () => {
+      const rnd = mulberry32(300 + m);
+      for (let trial = 0; trial < 10; trial++) {
+        const t = randomTri(rnd);
+        const g = new Float64Array(6);
+        G(m, t)(t.rest, g);
+        expect(Math.abs(W(m, t)(t.rest))).toBeLessThan(1e-9);
+        expect(norm(g)).toBeLessThan(1e-9 * E);
+        // rigid motion of the rest shape: still zero force
+        const th = 2 * Math.PI * rnd(), c = Math.cos(th), s = Math.sin(th);
+        const moved = new Float64Array(6);
+        for (let n = 0; n < 3; n++) {
+          moved[2 * n] = c * t.rest[2 * n]! - s * t.rest[2 * n + 1]! + 5;
+          moved[2 * n + 1] = s * t.rest[2 * n]! + c * t.rest[2 * n + 1]! - 3;
+        }
+        G(m, t)(moved, g);
+        expect(norm(g)).toBeLessThan(1e-9 * E);
+        // a deformed config: energy invariant, forces rotate with it
+        const x = deform(t, rnd, 0.2);
+        const y = new Float64Array(6);
+        for (let n = 0; n < 3; n++) {
+          y[2 * n] = c * x[2 * n]! - s * x[2 * n + 1]! + 1.5;
+          y[2 * n + 1] = s * x[2 * n]! + c * x[2 * n + 1]! + 0.7;
+        }
+        const gx = new Float64Array(6), gy = new Float64Array(6), gxr = new Float64Array(6);
+        G(m, t)(x, gx);
+        G(m, t)(y, gy);
+        for (let n = 0; n < 3; n++) {
+          gxr[2 * n] = c * gx[2 * n]! - s * gx[2 * n + 1]!;
+          gxr[2 * n + 1] = s * gx[2 * n]! + c * gx[2 * n + 1]!;
+        }
+        const wx = W(m, t)(x);
+        expect(Math.abs(W(m, t)(y) - wx)).toBeLessThan(1e-10 * Math.max(1, Math.abs(wx)));
+        expect(relErr(gy, gxr)).toBeLessThan(1e-10);
+        // net force and net torque vanish
+        let fx = 0, fy = 0, tq = 0;
+        for (let n = 0; n < 3; n++) {
+          fx += gx[2 * n]!;
+          fy += gx[2 * n + 1]!;
+          tq += x[2 * n]! * gx[2 * n + 1]! - x[2 * n + 1]! * gx[2 * n]!;
+        }
+        expect(Math.abs(fx) + Math.abs(fy) + Math.abs(tq)).toBeLessThan(1e-9 * Math.max(1, norm(gx)));
+      }
+    });
+  }
+
+  it('the three physical materials give the same forces within 1% at a strain of 1e-4 (fosssim: 4x)', () => {
+    const rnd = mulberry32(400);
+    for (let trial = 0; trial < 20; trial++) {
+      const t = randomTri(rnd);
+      // small strain: x = (I + e) X with |e| = 1e-4, then a rotation
+      const e00 = 1e-4 * (2 * rnd() - 1), e11 = 1e-4 * (2 * rnd() - 1), e01 = 1e-4 * (2 * rnd() - 1);
+      const th = 2 * Math.PI * rnd(), c = Math.cos(th), s = Math.sin(th);
+      const x = new Float64Array(6);
+      for (let n = 0; n < 3; n++) {
+        const X = t.rest[2 * n]!, Y = t.rest[2 * n + 1]!;
+        const ux = X + e00 * X + e01 * Y, uy = Y + e01 * X + e11 * Y;
+        x[2 * n] = c * ux - s * uy;
+        x[2 * n + 1] = s * ux + c * uy;
+      }
+      const ref = new Float64Array(6);
+      G(MAT_STVK, t)(x, ref);
+      for (const m of [MAT_NEOHOOKEAN, MAT_COROTATIONAL]) {
+        const g = new Float64Array(6);
+        G(m, t)(x, g);
+        expect(relErr(g, ref)).toBeLessThan(0.01);
+      }
+      const gf = new Float64Array(6);
+      G(MAT_FOSSSIM, t)(x, gf);
+      expect(relErr(gf.map((v) => v / 4), ref)).toBeLessThan(0.01);
+    }
+  });
+
+  it('FOSSSim CST energy equals StVK with Young modulus 4E', () => {
+    const rnd = mulberry32(450);
+    for (let trial = 0; trial < 10; trial++) {
+      const t = randomTri(rnd);
+      const x = deform(t, rnd, 0.3);
+      const a = triangleEnergy(MAT_FOSSSIM, x[0]!, x[1]!, x[2]!, x[3]!, x[4]!, x[5]!, E, NU, t.area, ...t.b);
+      const b = triangleEnergy(MAT_STVK, x[0]!, x[1]!, x[2]!, x[3]!, x[4]!, x[5]!, 4 * E, NU, t.area, ...t.b);
+      expect(Math.abs(a - b)).toBeLessThan(1e-9 * Math.max(1, Math.abs(b)));
+    }
+  });
+
+  for (const m of ALL) {
+    it(`${NAME[m]}: projected Hessian is PSD, and equals the exact Hessian where that is PSD`, () => {
+      const rnd = mulberry32(500 + m);
+      let psdCases = 0, indefCases = 0;
+      for (let trial = 0; trial < 200; trial++) {
+        const t = randomTri(rnd);
+        const x = deform(t, rnd, trial % 2 === 0 ? 0.15 : 0.6);
+        const j = J(t, x);
+        if (m === MAT_COROTATIONAL && Math.abs(j) < 1e-3) continue;
+        const hp = HP(m, t, x);
+        const h = H(m, t, x);
+        const scale = norm(h) + norm(hp);
+        for (let r = 0; r < 6; r++) for (let c = 0; c < r; c++) expect(Math.abs(hp[r * 6 + c]! - hp[c * 6 + r]!)).toBeLessThan(1e-12 * scale);
+        expect(minEig(hp)).toBeGreaterThan(-1e-10 * scale);
+        const exactMin = minEig(h);
+        if (exactMin > 1e-8 * scale || (EIG[0]! >= 0 && EIG[1]! >= 0 && EIG[2]! >= 0 && EIG[3]! >= 0)) {
+          psdCases++;
+          expect(relErr(hp, h)).toBeLessThan(1e-9);
+        } else {
+          indefCases++;
+          expect(relErr(hp, h)).toBeGreaterThan(1e-9);
+        }
+      }
+      expect(psdCases).toBeGreaterThan(10);
+      expect(indefCases).toBeGreaterThan(5);
+    });
+  }
+
+  for (const m of PHYS) {
+    it(`${NAME[m]}: inverted and degenerate triangles give finite energy, forces and Hessians that push back`, () => {
+      const rest = new Float64Array([0, 0, 1, 0, 0, 1]);
+      const out = new Float64Array(5);
+      const area = cstRest(0, 0, 1, 0, 0, 1, out);
+      const t: Tri = { rest, area, b: [out[1]!, out[2]!, out[3]!, out[4]!] };
+      // vertex 3 moved through the opposite edge: y = 1 → 0 (flat) → −0.5 (inverted) → −3
+      for (const y3 of [0.2, 0.05, 0, -0.05, -0.5, -3]) {
+        const x = new Float64Array([0, 0, 1, 0, 0, y3]);
+        const w = W(m, t)(x);
+        const g = new Float64Array(6);
+        G(m, t)(x, g);
+        const h = H(m, t, x), hp = HP(m, t, x);
+        expect(Number.isFinite(w)).toBe(true);
+        for (const v of [...g, ...h, ...hp]) expect(Number.isFinite(v)).toBe(true);
+        // force on vertex 3 is −g: it must point up (+y), restoring positive area. StVK only does
+        // so while J > 0: its energy is reflection-invariant (documented; not inversion-safe).
+        if (m !== MAT_STVK || y3 > 0) expect(-g[5]!).toBeGreaterThan(0);
+      }
+      // fully collapsed to a point: still finite
+      const x0 = new Float64Array(6);
+      const g0 = new Float64Array(6);
+      G(m, t)(x0, g0);
+      expect(Number.isFinite(W(m, t)(x0))).toBe(true);
+      for (const v of [...g0, ...H(m, t, x0), ...HP(m, t, x0)]) expect(Number.isFinite(v)).toBe(true);
+    });
+  }
+});
