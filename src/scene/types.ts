@@ -62,7 +62,13 @@ export type ForceDesc =
       poissonratio: number;
       /** Rest positions of the three vertices, [x1, y1, x2, y2, x3, y3]; defaults already filled in. */
       xb: [number, number, number, number, number, number];
+      /** Material (default 'fosssim'); see docs/materials.md. */
+      material: TriangleMaterial;
+      /** Mass per unit rest area (kg/m², thickness 1), default 0; added to the vertices' masses. */
+      density: number;
     };
+
+export type TriangleMaterial = 'fosssim' | 'stvk' | 'neohookean' | 'corotational';
 
 export interface Rgb {
   r: number;
@@ -92,6 +98,8 @@ export interface SceneDescription {
   /** `<collision type=".." COR=".."/>`, parsed and kept; contact comes later. */
   collision?: { type: string; attributes: Record<string, string> };
   collisiondetection?: { type: string; attributes: Record<string, string> };
+  /** `<massmatrix type="lumped|consistent"/>`; absent means lumped. */
+  massmatrix?: 'lumped' | 'consistent';
   /** Non-fatal remarks (e.g. the `alhpa` misspelling), each naming file and tag. */
   warnings: string[];
 }

@@ -17,7 +17,10 @@ import type {
   IntegratorType,
   ParticleDesc,
   SceneDescription,
+  TriangleMaterial,
 } from './types';
+
+const MATERIALS = ['fosssim', 'stvk', 'neohookean', 'corotational'] as const;
 
 /** Accepted `<integrator type>` names and what they mean. */
 const INTEGRATORS: Record<string, IntegratorType> = {
@@ -42,6 +45,7 @@ const SINGLETONS = new Set([
   'backgroundcolor',
   'collision',
   'collisiondetection',
+  'massmatrix',
 ]);
 
 const KNOWN = new Set([
@@ -192,6 +196,12 @@ export function parseSceneXml(text: string, source: string): SceneDescription {
       case 'collisiondetection':
         scene[el.tag] = parseRawTyped(r);
         break;
+      case 'massmatrix': {
+        const type = r.str('type', 'lumped');
+        if (type !== 'lumped' && type !== 'consistent') r.failAttr('type', "'lumped' or 'consistent'", type);
+        scene.massmatrix = type === 'consistent' ? 'consistent' : 'lumped';
+        break;
+      }
       default: {
         if (!KNOWN.has(el.tag)) continue; // warned above
         scene.forces.push(parseForce(r, particles, edges.length));
@@ -199,7 +209,24 @@ export function parseSceneXml(text: string, source: string): SceneDescription {
     }
     r.finish();
   }
+  checkMassless(scene, all('particle').map(reader));
   return scene;
+}
+
+/** A free particle with m = 0 needs mass from a triangle with density > 0. */
+function checkMassless(scene: SceneDescription, readers: TagReader[]): void {
+  const massive = new Uint8Array(scene.particles.length);
+  for (const f of scene.forces) {
+    if (f.type === 'elasticbodycstforce' && f.density > 0) massive[f.i1] = massive[f.i2] = massive[f.i3] = 1;
+  }
+  scene.particles.forEach((p, i) => {
+    if (!p.fixed && p.m === 0 && massive[i] === 0) {
+      readers[i]!.fail(
+        "attribute 'm': a free particle has m=\"0\" but no <elasticbodycstforce> with density > 0 gives it mass; " +
+          'expected m > 0, or a triangle with a density using this particle',
+      );
+    }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -282,7 +309,7 @@ function parseParticle(r: TagReader): ParticleDesc {
   const fixed = r.bool('fixed');
   const m = fixed
     ? r.num('m', { what: 'a number >= 0 for a fixed particle', ok: (x) => x >= 0 })
-    : r.num('m', { what: 'a number > 0 for a free particle', ok: (x) => x > 0 });
+    : r.num('m', { what: 'a number >= 0 for a free particle (0 only if triangles with a density give it mass)', ok: (x) => x >= 0 });
   const p: ParticleDesc = {
     m,
     px: r.num('px'),
@@ -429,7 +456,13 @@ function parseForce(r: TagReader, particles: ParticleDesc[], nEdges: number): Fo
             `initial positions) are collinear or coincide; expected a non-degenerate triangle`,
         );
       }
-      return { type: 'elasticbodycstforce', i1, i2, i3, youngsmodulus, poissonratio, xb };
+      const material = r.str('material', 'fosssim');
+      if (!(MATERIALS as readonly string[]).includes(material)) r.failAttr('material', MATERIALS.join(', '), material);
+      const density = r.num('density', NON_NEGATIVE, 0);
+      return {
+        type: 'elasticbodycstforce', i1, i2, i3, youngsmodulus, poissonratio, xb,
+        material: material as TriangleMaterial, density,
+      };
     }
     default:
       throw new Error(`unreachable: force tag <${r.el.tag}>`);

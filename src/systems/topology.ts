@@ -29,8 +29,21 @@ export interface Topology {
   n: number;
   ndof: number;
   particleEids: Int32Array;
-  /** Per-DOF masses (x and y of a particle share its mass). */
+  /**
+   * Per-DOF lumped masses (x and y of a particle share its mass): the particle's own m
+   * plus ρĀ/3 from each triangle with a density. Gravity and the explicit integrators
+   * always use these.
+   */
   mass: Float64Array;
+  /**
+   * 'lumped' (default, FOSSSim) or 'consistent': the implicit integrators' inertia then uses
+   * M = diag(pointMass) + Σ_triangles ρĀ/12 (1 + δab) I₂ blocks (see src/systems/mass.ts).
+   */
+  massMatrix: 'lumped' | 'consistent';
+  /** Per-DOF particle-own masses (without triangle contributions). */
+  pointMass: Float64Array;
+  /** ρĀ of each triangle (its total mass; 0 without density). */
+  triMass: Float64Array;
   fixed: Uint8Array;
   /** Elastic-body springs: params alpha, l0. */
   springs: ElementFamily;
@@ -79,7 +92,12 @@ function family(count: number, k: number, p: number): ElementFamily {
   return { count, k, p, nodes: new Int32Array(count * k), params: new Float64Array(count * p), scatter: new Int32Array(0) };
 }
 
-export function buildTopology(c: Components, lists: EntityLists): Topology {
+export interface TopologyOptions {
+  /** Mass matrix of triangles with a density (default 'lumped'). */
+  massMatrix?: 'lumped' | 'consistent';
+}
+
+export function buildTopology(c: Components, lists: EntityLists, opts: TopologyOptions = {}): Topology {
   const n = lists.particles.length;
   const ndof = 2 * n;
   const P = c.Particle;
@@ -99,6 +117,7 @@ export function buildTopology(c: Components, lists: EntityLists): Topology {
     mass[2 * i] = mass[2 * i + 1] = P.m[e]!;
     fixed[i] = P.fixed[e]!;
   }
+  const pointMass = Float64Array.from(mass);
 
   const S = c.ElasticSpring;
   const springs = family(lists.springs.length, 2, 2);
@@ -120,6 +139,7 @@ export function buildTopology(c: Components, lists: EntityLists): Topology {
 
   const T = c.Triangle;
   const triangles = family(lists.triangles.length, 3, 8);
+  const triMass = new Float64Array(lists.triangles.length);
   lists.triangles.forEach((e, s) => {
     triangles.nodes[3 * s] = idx(T.a[e]!);
     triangles.nodes[3 * s + 1] = idx(T.b[e]!);
@@ -129,7 +149,8 @@ export function buildTopology(c: Components, lists: EntityLists): Topology {
       8 * s,
     );
     // Lumped mass from density: each vertex gets ρA/3.
-    const lump = (T.density[e]! * T.area[e]!) / 3;
+    triMass[s] = T.density[e]! * T.area[e]!;
+    const lump = triMass[s]! / 3;
     if (lump > 0) {
       for (let a = 0; a < 3; a++) {
         const i = triangles.nodes[3 * s + a]!;
@@ -215,6 +236,7 @@ export function buildTopology(c: Components, lists: EntityLists): Topology {
 
   return {
     n, ndof, particleEids, mass, fixed,
+    massMatrix: opts.massMatrix ?? 'lumped', pointMass, triMass,
     springs, hinges, triangles, dampedSprings, gravitation, vortices,
     uniformCount, uniformKind, uniform,
     pattern, dense, diag,
