@@ -15,6 +15,7 @@ import { buildTopology, type EntityLists, type Topology } from './systems/topolo
 import { AnchorSet, ForceModel } from './systems/forces';
 import { Workspace, type StepStats } from './solver/integrators';
 import { runStep } from './systems/step';
+import { ContactSystem, COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from './collision/contact';
 
 export interface WorldOptions {
   /** Fixed step (s), default 1/60. */
@@ -34,6 +35,14 @@ export interface ParticleOptions {
   m: number;
   fixed?: boolean;
   radius?: number;
+  /** Body id from createBody(), for body–body and self contact; default 0 (no body). */
+  body?: number;
+}
+
+/** Per-collider contact material; omitted: the world's `contacts.cor` / `contacts.friction`. */
+export interface ColliderOptions {
+  friction?: number;
+  cor?: number;
 }
 
 export interface TriangleOptions {
@@ -60,13 +69,18 @@ export class PhysicsWorld {
   };
   readonly edges: number[] = [];
   readonly halfplanes: number[] = [];
+  /** Circle, segment and polygon colliders in creation order (src/collision). */
+  readonly colliders: number[] = [];
+  /** Contact settings and this step's contact events (begin / end / active). Off until `contacts.enabled = true`. */
+  readonly contacts = new ContactSystem();
+  private nextBody = 1;
   /** Pointer anchors (zero-rest-length springs to moving targets), part of the implicit solve; see `setAnchor`. */
   readonly anchors = new AnchorSet(64);
 
   private topo: Topology | null = null;
   private model: ForceModel | null = null;
   private ws: Workspace | null = null;
-  private kindOf = new Map<number, ListName | 'edges' | 'halfplanes'>();
+  private kindOf = new Map<number, ListName | 'edges' | 'halfplanes' | 'colliders'>();
   /** Dense state for the solver, valid between gather and scatter of one step. */
   x = new Float64Array(0);
   v = new Float64Array(0);
@@ -83,11 +97,11 @@ export class PhysicsWorld {
 
   // ---- creation -------------------------------------------------------------
 
-  private create(store: object, list: ListName | 'edges' | 'halfplanes'): number {
+  private create(store: object, list: ListName | 'edges' | 'halfplanes' | 'colliders'): number {
     const eid = addEntity(this.ecs);
     ensureCapacity(store, eid + 1);
     addComponent(this.ecs, eid, store);
-    if (list === 'edges' || list === 'halfplanes') this[list].push(eid);
+    if (list === 'edges' || list === 'halfplanes' || list === 'colliders') this[list].push(eid);
     else this.lists[list].push(eid);
     this.kindOf.set(eid, list);
     this.topo = null;
@@ -107,6 +121,9 @@ export class PhysicsWorld {
     }
     if (!(p.m >= 0)) throw new InputError(`${where}: 'm' must be >= 0, got ${p.m}`);
     if (p.radius !== undefined && p.radius < 0) throw new InputError(`${where}: 'radius' must be >= 0, got ${p.radius}`);
+    if (p.body !== undefined && !(Number.isInteger(p.body) && p.body >= 0 && p.body < this.nextBody)) {
+      throw new InputError(`${where}: 'body' must be 0 or an id from createBody(), got ${p.body}`);
+    }
     const P = this.c.Particle;
     const eid = this.create(P, 'particles');
     const Q = this.c.Particle; // may have grown
@@ -117,6 +134,7 @@ export class PhysicsWorld {
     Q.m[eid] = p.m;
     Q.radius[eid] = p.radius ?? 0.1;
     Q.fixed[eid] = p.fixed ? 1 : 0;
+    Q.body[eid] = p.body ?? 0;
     return eid;
   }
 
@@ -306,6 +324,107 @@ export class PhysicsWorld {
     return eid;
   }
 
+  // ---- contact bodies and colliders (src/collision) ------------------------------
+
+  /** A new body id: give it to the particles of one soft body (addParticle's `body`) so they collide with other bodies. */
+  createBody(): number {
+    return this.nextBody++;
+  }
+
+  private collider(kind: number, px: number, py: number, radius: number, opts: ColliderOptions, where: string): number {
+    for (const [k, val] of [['friction', opts.friction], ['cor', opts.cor]] as const) {
+      if (val !== undefined && !(val >= 0 && Number.isFinite(val))) throw new InputError(`${where}: '${k}' must be a finite number >= 0, got ${val}`);
+    }
+    const eid = this.create(this.c.Collider, 'colliders');
+    const K = this.c.Collider;
+    K.kind[eid] = kind;
+    K.px[eid] = px;
+    K.py[eid] = py;
+    K.angle[eid] = K.vx[eid] = K.vy[eid] = K.omega[eid] = 0;
+    K.radius[eid] = radius;
+    K.friction[eid] = opts.friction ?? -1;
+    K.cor[eid] = opts.cor ?? -1;
+    return eid;
+  }
+
+  /** A solid circle collider (pivot: its centre). */
+  addCircleCollider(cx: number, cy: number, radius: number, opts: ColliderOptions = {}): number {
+    if (![cx, cy, radius].every(Number.isFinite) || !(radius > 0)) throw new InputError('addCircleCollider: centre must be finite and radius > 0');
+    return this.collider(COLLIDER_CIRCLE, cx, cy, radius, opts, 'addCircleCollider');
+  }
+
+  /** A two-sided segment collider of zero thickness (pivot: its midpoint). */
+  addSegmentCollider(x1: number, y1: number, x2: number, y2: number, opts: ColliderOptions = {}): number {
+    if (![x1, y1, x2, y2].every(Number.isFinite)) throw new InputError('addSegmentCollider: arguments must be finite numbers');
+    if (x1 === x2 && y1 === y2) throw new InputError('addSegmentCollider: the two ends must differ');
+    const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+    const eid = this.collider(COLLIDER_SEGMENT, mx, my, 0, opts, 'addSegmentCollider');
+    const K = this.c.Collider;
+    K.x1[eid] = x1 - mx;
+    K.y1[eid] = y1 - my;
+    K.x2[eid] = x2 - mx;
+    K.y2[eid] = y2 - my;
+    return eid;
+  }
+
+  /** A solid closed polygon collider from world points x0 y0 x1 y1 … (either winding; pivot: the vertex mean). */
+  addPolygonCollider(points: ArrayLike<number>, opts: ColliderOptions = {}): number {
+    const nv = points.length / 2;
+    if (points.length % 2 !== 0 || nv < 3) throw new InputError('addPolygonCollider: need at least three x y pairs');
+    let mx = 0, my = 0, area2 = 0;
+    for (let i = 0; i < nv; i++) {
+      const x = points[2 * i]!, y = points[2 * i + 1]!;
+      if (!Number.isFinite(x) || !Number.isFinite(y)) throw new InputError('addPolygonCollider: points must be finite numbers');
+      mx += x / nv;
+      my += y / nv;
+      const j = (i + 1) % nv;
+      area2 += x * points[2 * j + 1]! - points[2 * j]! * y;
+    }
+    if (area2 === 0) throw new InputError('addPolygonCollider: the polygon has zero area');
+    const local = new Float64Array(2 * nv);
+    for (let i = 0; i < nv; i++) {
+      const src = area2 > 0 ? i : nv - 1 - i; // stored counter-clockwise
+      local[2 * i] = points[2 * src]! - mx;
+      local[2 * i + 1] = points[2 * src + 1]! - my;
+    }
+    const eid = this.collider(COLLIDER_POLYGON, mx, my, 0, opts, 'addPolygonCollider');
+    this.c.Collider.polyStart[eid] = this.contacts.addPolygonVertices(local);
+    this.c.Collider.polyCount[eid] = nv;
+    return eid;
+  }
+
+  private colliderId(eid: number, where: string): number {
+    if (this.kindOf.get(eid) !== 'colliders') throw new InputError(`${where}: ${eid} is not a collider of this world`);
+    return eid;
+  }
+
+  /** Teleport a collider's pivot to (x, y) and its rotation to angle (rad); its velocity is kept. */
+  setColliderPose(eid: number, x: number, y: number, angle = this.c.Collider.angle[eid]!): void {
+    this.colliderId(eid, 'setColliderPose');
+    if (![x, y, angle].every(Number.isFinite)) throw new InputError('setColliderPose: arguments must be finite numbers');
+    const K = this.c.Collider;
+    K.px[eid] = x;
+    K.py[eid] = y;
+    K.angle[eid] = angle;
+  }
+
+  /** Kinematic velocity (m/s, rad/s): the collider moves by it every step and pushes what it touches. */
+  setColliderVelocity(eid: number, vx: number, vy: number, omega = 0): void {
+    this.colliderId(eid, 'setColliderVelocity');
+    if (![vx, vy, omega].every(Number.isFinite)) throw new InputError('setColliderVelocity: arguments must be finite numbers');
+    const K = this.c.Collider;
+    K.vx[eid] = vx;
+    K.vy[eid] = vy;
+    K.omega[eid] = omega;
+  }
+
+  /** Kinematic target: set the velocity so that the next step ends with the collider at (x, y, angle). */
+  moveColliderTo(eid: number, x: number, y: number, angle = this.c.Collider.angle[eid]!): void {
+    this.colliderId(eid, 'moveColliderTo');
+    const K = this.c.Collider;
+    this.setColliderVelocity(eid, (x - K.px[eid]!) / this.dt, (y - K.py[eid]!) / this.dt, (angle - K.angle[eid]!) / this.dt);
+  }
+
   /** Remove an entity; removing a particle removes the elements and forces that use it. */
   removeEntity(eid: number): void {
     const kind = this.kindOf.get(eid);
@@ -322,7 +441,7 @@ export class PhysicsWorld {
         }
       }
     }
-    const ids = kind === 'edges' || kind === 'halfplanes' ? this[kind] : this.lists[kind];
+    const ids = kind === 'edges' || kind === 'halfplanes' || kind === 'colliders' ? this[kind] : this.lists[kind];
     ids.splice(ids.indexOf(eid), 1);
     this.kindOf.delete(eid);
     removeEntity(this.ecs, eid);

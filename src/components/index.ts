@@ -15,6 +15,8 @@ const particleSpec = {
   m: 'f64',
   radius: 'f64',
   fixed: 'u8',
+  /** Body id for contact (src/collision): 0 = none; particles of one body share an id from world.createBody(). */
+  body: 'i32',
 } as const;
 
 /** FOSSSim T4M1 elastic-body spring: W = α/(2 l0) (|xb − xa| − l0)². */
@@ -53,6 +55,18 @@ const edgeSpec = { a: 'i32', b: 'i32', radius: 'f64' } as const;
 /** A static half-plane collider: point p and normal n pointing into free space. */
 const halfplaneSpec = { px: 'f64', py: 'f64', nx: 'f64', ny: 'f64' } as const;
 
+/**
+ * A static or kinematic collider (src/collision): kind 1 circle (radius), 2 segment
+ * (local ends x1 y1 x2 y2, thickness radius), 3 closed polygon (local vertices
+ * polyStart..polyStart+polyCount in the contact system's vertex buffer).
+ * Pose (px, py, angle) about its pivot; velocity (vx, vy, omega); friction/cor < 0: the world's.
+ */
+const colliderSpec = {
+  kind: 'u8', px: 'f64', py: 'f64', angle: 'f64', vx: 'f64', vy: 'f64', omega: 'f64',
+  radius: 'f64', x1: 'f64', y1: 'f64', x2: 'f64', y2: 'f64', polyStart: 'i32', polyCount: 'i32',
+  friction: 'f64', cor: 'f64',
+} as const;
+
 export const UNIFORM_GRAVITY = 0;
 export const UNIFORM_CONSTANT = 1;
 export const UNIFORM_DRAG = 2;
@@ -68,6 +82,7 @@ export interface Components {
   UniformForce: StoreOf<typeof uniformForceSpec>;
   Edge: StoreOf<typeof edgeSpec>;
   Halfplane: StoreOf<typeof halfplaneSpec>;
+  Collider: StoreOf<typeof colliderSpec>;
 }
 
 /** Fresh component stores for one world (stores are per world, so worlds never share state). */
@@ -83,5 +98,6 @@ export function createComponents(capacity = 64): Components {
     UniformForce: defineStore(uniformForceSpec, capacity),
     Edge: defineStore(edgeSpec, capacity),
     Halfplane: defineStore(halfplaneSpec, capacity),
+    Collider: defineStore(colliderSpec, capacity),
   };
 }

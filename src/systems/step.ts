@@ -54,8 +54,15 @@ export function integrate(world: PhysicsWorld): void {
   }
 }
 
+/** Contact (src/collision): colliders, body–body and self contact, velocity filter; no-op unless enabled. */
+export function resolveContacts(world: PhysicsWorld): void {
+  world.contacts.solve(world);
+}
+
 export function runStep(world: PhysicsWorld): void {
   gatherState(world);
+  world.contacts.snapshot(world);
   integrate(world);
+  resolveContacts(world);
   scatterState(world);
 }

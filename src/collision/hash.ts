@@ -1,0 +1,165 @@
+/**
+ * A uniform-grid spatial hash over axis-aligned boxes, rebuilt each step into
+ * preallocated typed arrays (counting sort by bucket). Queries return item ids
+ * in a deterministic order: by bucket, then by insertion order.
+ */
+export class SpatialHash {
+  cell = 1;
+  private inv = 1;
+  private readonly mask: number;
+  private readonly counts: Int32Array;
+  private readonly starts: Int32Array;
+  /** Items are boxes: 4 numbers each, minx miny maxx maxy (in cells, integers). */
+  private boxes: Int32Array = new Int32Array(0);
+  private nItems = 0;
+  private entries: Int32Array = new Int32Array(0);
+  /** Per-item stamp for de-duplication during one query. */
+  private stamp: Int32Array = new Int32Array(0);
+  private stampNow = 0;
+  /** Items too large for the grid (more than maxCells cells): tested by every query. */
+  private big: Int32Array = new Int32Array(0);
+  private nBig = 0;
+  readonly maxCells = 1024;
+
+  constructor(buckets = 1 << 14) {
+    let b = 1;
+    while (b < buckets) b <<= 1;
+    this.mask = b - 1;
+    this.counts = new Int32Array(b);
+    this.starts = new Int32Array(b + 1);
+  }
+
+  private hash(ix: number, iy: number): number {
+    return (Math.imul(ix, 73856093) ^ Math.imul(iy, 19349663)) & this.mask;
+  }
+
+  /** Start a rebuild for `n` items with cells of size `cell`. */
+  begin(n: number, cell: number): void {
+    this.cell = cell;
+    this.inv = 1 / cell;
+    if (this.boxes.length < 4 * n) this.boxes = new Int32Array(4 * Math.max(n, 16) * 2);
+    if (this.stamp.length < n) {
+      this.stamp = new Int32Array(Math.max(n, 16) * 2);
+      this.stampNow = 0;
+    }
+    this.nItems = n;
+  }
+
+  /** Set item i's box (world units). */
+  setBox(i: number, minx: number, miny: number, maxx: number, maxy: number): void {
+    const inv = this.inv, b = this.boxes, o = 4 * i;
+    b[o] = Math.floor(minx * inv);
+    b[o + 1] = Math.floor(miny * inv);
+    b[o + 2] = Math.floor(maxx * inv);
+    b[o + 3] = Math.floor(maxy * inv);
+  }
+
+  /** Bucket all items (after every setBox). */
+  build(): void {
+    const counts = this.counts, b = this.boxes, n = this.nItems;
+    counts.fill(0);
+    let total = 0;
+    let nBig = 0;
+    for (let i = 0; i < n; i++) {
+      const o = 4 * i;
+      const cells = (b[o + 2]! - b[o]! + 1) * (b[o + 3]! - b[o + 1]! + 1);
+      if (cells > this.maxCells) {
+        nBig++;
+        continue;
+      }
+      for (let iy = b[o + 1]!; iy <= b[o + 3]!; iy++) {
+        for (let ix = b[o]!; ix <= b[o + 2]!; ix++) {
+          const h = this.hash(ix, iy);
+          counts[h] = counts[h]! + 1;
+          total++;
+        }
+      }
+    }
+    if (this.entries.length < total) this.entries = new Int32Array(total * 2);
+    if (this.big.length < nBig) this.big = new Int32Array(nBig * 2);
+    this.nBig = 0;
+    const starts = this.starts;
+    let acc = 0;
+    for (let h = 0; h <= this.mask; h++) {
+      starts[h] = acc;
+      acc += counts[h]!;
+      counts[h] = starts[h]!;
+    }
+    starts[this.mask + 1] = acc;
+    const entries = this.entries;
+    for (let i = 0; i < n; i++) {
+      const o = 4 * i;
+      const cells = (b[o + 2]! - b[o]! + 1) * (b[o + 3]! - b[o + 1]! + 1);
+      if (cells > this.maxCells) {
+        this.big[this.nBig++] = i;
+        continue;
+      }
+      for (let iy = b[o + 1]!; iy <= b[o + 3]!; iy++) {
+        for (let ix = b[o]!; ix <= b[o + 2]!; ix++) {
+          const h = this.hash(ix, iy);
+          entries[counts[h]!] = i;
+          counts[h] = counts[h]! + 1;
+        }
+      }
+    }
+  }
+
+  /**
+   * Items whose boxes share a cell with the query box, each once, written to
+   * `out` from index 0; returns how many (never more than out.length: grows via `grow`).
+   */
+  query(minx: number, miny: number, maxx: number, maxy: number, out: { buf: Int32Array }): number {
+    const inv = this.inv;
+    const x0 = Math.floor(minx * inv), y0 = Math.floor(miny * inv);
+    const x1 = Math.floor(maxx * inv), y1 = Math.floor(maxy * inv);
+    const stamp = this.stamp, b = this.boxes;
+    let now = ++this.stampNow;
+    if (now === 0x7fffffff) {
+      stamp.fill(0);
+      this.stampNow = now = 1;
+    }
+    let k = 0;
+    for (let s = 0; s < this.nBig; s++) {
+      const i = this.big[s]!;
+      const o = 4 * i;
+      if (b[o]! > x1 || b[o + 2]! < x0 || b[o + 1]! > y1 || b[o + 3]! < y0) continue;
+      stamp[i] = now;
+      if (k === out.buf.length) grow(out);
+      out.buf[k++] = i;
+    }
+    if ((x1 - x0 + 1) * (y1 - y0 + 1) > this.maxCells * 4) {
+      // Huge query: scan all items' boxes directly.
+      for (let i = 0; i < this.nItems; i++) {
+        if (stamp[i] === now) continue;
+        const o = 4 * i;
+        if (b[o]! > x1 || b[o + 2]! < x0 || b[o + 1]! > y1 || b[o + 3]! < y0) continue;
+        stamp[i] = now;
+        if (k === out.buf.length) grow(out);
+        out.buf[k++] = i;
+      }
+      return k;
+    }
+    const entries = this.entries, starts = this.starts;
+    for (let iy = y0; iy <= y1; iy++) {
+      for (let ix = x0; ix <= x1; ix++) {
+        const h = this.hash(ix, iy);
+        for (let e = starts[h]!; e < starts[h + 1]!; e++) {
+          const i = entries[e]!;
+          if (stamp[i] === now) continue;
+          const o = 4 * i;
+          if (b[o]! > x1 || b[o + 2]! < x0 || b[o + 1]! > y1 || b[o + 3]! < y0) continue;
+          stamp[i] = now;
+          if (k === out.buf.length) grow(out);
+          out.buf[k++] = i;
+        }
+      }
+    }
+    return k;
+  }
+}
+
+function grow(out: { buf: Int32Array }): void {
+  const g = new Int32Array(Math.max(16, out.buf.length * 2));
+  g.set(out.buf);
+  out.buf = g;
+}

@@ -1,0 +1,6 @@
+export { ContactSystem, COLLIDER_CIRCLE, COLLIDER_SEGMENT, COLLIDER_POLYGON } from './contact';
+export type { ContactEvent } from './contact';
+export { SpatialHash } from './hash';
+export { sweptPointSegment, sweptPointCircle, closestAlpha } from './geometry';
+export { makeJellyPile } from './jelly';
+export type { JellyPile } from './jelly';
