@@ -8,3 +8,4 @@ export { triangulate } from './cdt';
 export { meshReport } from './quality';
 export type { MeshReport } from './quality';
 export { sinCosTurn } from './trig';
+export { refineMesh } from './refine';

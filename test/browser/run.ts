@@ -32,7 +32,18 @@ export interface PageResult {
   inkFraction: number;
   /** Distinct colours (quantized to 4 bits per channel) in the screenshot. */
   colours: number;
+  /** Share of pixels that changed between sim time 0.5 s and 2 s (bodies fall). */
+  motion?: number;
+  /** Centroid displacement (game px) caused by the scripted pointer drag. */
+  dragMoved?: number;
 }
+
+type Hooks = {
+  simTime(): number;
+  centroid(): { x: number; y: number } | null;
+  dragTarget(): { x: number; y: number } | null;
+  scale(): number;
+};
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -136,6 +147,38 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
         errors.push(`page did not report ready (window.__elasticaReady) within ${timeoutMs} ms`);
       }
       const canvas = await page.$('canvas');
+      let motion: number | undefined, dragMoved: number | undefined;
+      const hasHooks = await page.evaluate(() => '__elastica' in window);
+      if (t.name !== 'index' && !hasHooks) errors.push('page has no window.__elastica hooks');
+      if (canvas && hasHooks) {
+        const waitSim = (s: number): Promise<unknown> =>
+          page.waitForFunction((s2) => (window as unknown as { __elastica: Hooks }).__elastica.simTime() >= s2, s, { timeout: timeoutMs });
+        await waitSim(0.5);
+        const a = await canvas.screenshot();
+        await waitSim(2);
+        const b = await canvas.screenshot();
+        motion = (await page.evaluate(`(${DIFF_PNGS})(${JSON.stringify(a.toString('base64'))}, ${JSON.stringify(b.toString('base64'))})`)) as number;
+        if (!(motion > 0.002)) errors.push(`nothing moved between 0.5 s and 2 s: ${(motion * 100).toFixed(3)}% pixels changed`);
+        // scripted pointer drag of the page's drag body
+        const before = await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.centroid());
+        const at = await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.dragTarget());
+        if (!before || !at) errors.push('no drag body');
+        else {
+          const sc = await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.scale());
+          await page.mouse.move(at.x, at.y);
+          await page.mouse.down();
+          const t0 = await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.simTime());
+          for (let k = 1; k <= 10; k++) {
+            await page.mouse.move(at.x + 12 * k * sc, at.y - 10 * k * sc);
+            await waitSim(t0 + 0.05 * k);
+          }
+          await waitSim(t0 + 0.8);
+          const held = await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.centroid());
+          await page.mouse.up();
+          dragMoved = held ? Math.hypot(held.x - before.x, held.y - before.y) : 0;
+          if (!(dragMoved > 30)) errors.push(`pointer drag did not move the body: ${dragMoved.toFixed(1)} px`);
+        }
+      }
       const shot = canvas ? await canvas.screenshot() : await page.screenshot();
       const screenshot = join(outDir, `gallery-${t.name}.png`);
       const { writeFile } = await import('node:fs/promises');
@@ -169,9 +212,10 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
         }
       }
       await page.close();
-      const r: PageResult = { name: t.name, url, ok: errors.length === 0, errors, screenshot, ...stats };
+      const r: PageResult = { name: t.name, url, ok: errors.length === 0, errors, screenshot, ...stats, motion, dragMoved };
       results.push(r);
-      log(`${r.ok ? 'ok  ' : 'FAIL'} ${t.name}: ${stats.colours} colours, ${(stats.inkFraction * 100).toFixed(1)}% drawn, ${screenshot}`);
+      const extra = motion === undefined ? '' : `, ${(motion * 100).toFixed(1)}% moved 0.5→2 s, drag moved body ${dragMoved?.toFixed(0)} px`;
+      log(`${r.ok ? 'ok  ' : 'FAIL'} ${t.name}: ${stats.colours} colours, ${(stats.inkFraction * 100).toFixed(1)}% drawn${extra}, ${screenshot}`);
       for (const e of errors) log(`     ${e}`);
     }
   } finally {
@@ -181,6 +225,30 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
   }
   return results;
 }
+
+/**
+ * Share of pixels that differ (any channel by > 24) between two same-sized PNGs (base64);
+ * evaluated in the page as source text (tsx would wrap nested functions in __name helpers).
+ */
+const DIFF_PNGS = `async (a, b) => {
+  const load = async (b64) => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + b64;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    return ctx.getImageData(0, 0, c.width, c.height).data;
+  };
+  const da = await load(a), db = await load(b);
+  let diff = 0;
+  for (let i = 0; i < da.length; i += 4) {
+    if (Math.abs(da[i] - db[i]) > 24 || Math.abs(da[i + 1] - db[i + 1]) > 24 || Math.abs(da[i + 2] - db[i + 2]) > 24) diff++;
+  }
+  return diff / (da.length / 4);
+}`;
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   if (!chromiumAvailable()) {

@@ -1,0 +1,86 @@
+import Phaser from 'phaser';
+import { ElasticaPlugin, elasticaScenePlugin, type SoftBody } from '../src/game/plugin';
+
+export { ElasticaPlugin };
+export const WIDTH = 800;
+export const HEIGHT = 500;
+
+interface Hooks {
+  /** Simulated time (s). */
+  simTime(): number;
+  /** Centroid of the drag-test body in game pixels. */
+  centroid(): { x: number; y: number } | null;
+  /** Where to press (client/page pixels) to grab the drag-test body. */
+  dragTarget(): { x: number; y: number } | null;
+  /** Page pixels per game pixel (canvas scaling). */
+  scale(): number;
+  stats(): ReturnType<ElasticaPlugin['stats']['valueOf']>;
+}
+
+/** Stats line (ms per step, step rate, triangles) under the canvas, and the window.__elastica test hooks. */
+export function instrument(scene: Phaser.Scene, dragBody: () => SoftBody | null, readyFrames = 10): void {
+  const el = document.getElementById('stats');
+  let frames = 0;
+  const w = window as unknown as { __elasticaReady?: boolean; __elastica?: Hooks };
+  w.__elasticaReady = false;
+  const canvas = (): HTMLCanvasElement => scene.game.canvas;
+  w.__elastica = {
+    simTime: () => (scene.soft.sim ? scene.soft.sim.world.time : 0),
+    centroid: () => dragBody()?.centroid ?? null,
+    scale: () => canvas().getBoundingClientRect().width / scene.scale.width,
+    dragTarget: () => {
+      const b = dragBody();
+      if (!b) return null;
+      // nearest particle to the centroid (a point surely on the body)
+      const c = b.centroid, sim = scene.soft.sim!;
+      const P = sim.world.c.Particle;
+      let best = { x: c.x, y: c.y }, bd = Infinity;
+      for (const e of b.particles) {
+        if (P.fixed[e] === 1) continue;
+        const x = sim.toPixelX(P.x[e]!), y = sim.toPixelY(P.y[e]!), d = (x - c.x) ** 2 + (y - c.y) ** 2;
+        if (d < bd) {
+          bd = d;
+          best = { x, y };
+        }
+      }
+      const r = canvas().getBoundingClientRect(), s = r.width / scene.scale.width;
+      return { x: r.left + best.x * s, y: r.top + best.y * s };
+    },
+    stats: () => scene.soft.stats,
+  };
+  scene.events.on('render', () => {
+    frames++;
+    if (frames >= readyFrames) w.__elasticaReady = true;
+    if (el && frames % 15 === 0 && scene.soft.sim) {
+      const s = scene.soft.stats;
+      el.textContent = `${s.msPerStep.toFixed(2)} ms/step · ${s.stepRate.toFixed(0)} steps/s · ${s.triangles} triangles · ${s.particles} particles · t = ${scene.soft.sim.world.time.toFixed(1)} s`;
+    }
+  });
+}
+
+export function startGame(scene: Phaser.Types.Scenes.SceneType, background = '#1d2330'): Phaser.Game {
+  return new Phaser.Game({
+    type: Phaser.AUTO,
+    parent: 'game',
+    width: WIDTH,
+    height: HEIGHT,
+    backgroundColor: background,
+    plugins: { scene: [elasticaScenePlugin()] },
+    scene,
+  });
+}
+
+/** A canvas texture drawn with the 2D context API. */
+export function canvasTexture(scene: Phaser.Scene, key: string, w: number, h: number, draw: (ctx: CanvasRenderingContext2D) => void): void {
+  if (scene.textures.exists(key)) return;
+  const t = scene.textures.createCanvas(key, w, h)!;
+  draw(t.getContext());
+  t.refresh();
+}
+
+/** Keyboard: D debug view, P pause, S single step. */
+export function controls(scene: Phaser.Scene): void {
+  scene.input.keyboard?.on('keydown-D', () => (scene.soft.debug = !scene.soft.debug));
+  scene.input.keyboard?.on('keydown-P', () => (scene.soft.sim!.paused ? scene.soft.resume() : scene.soft.pause()));
+  scene.input.keyboard?.on('keydown-S', () => scene.soft.step());
+}

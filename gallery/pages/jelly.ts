@@ -1,0 +1,59 @@
+import Phaser from 'phaser';
+import type { SoftBody } from '../../src/game/plugin';
+import { HEIGHT, WIDTH, canvasTexture, controls, instrument, startGame } from '../common';
+
+class JellyScene extends Phaser.Scene {
+  create(): void {
+    const soft = this.soft.configure({ pixelsPerMetre: 100, originX: 0, originY: HEIGHT });
+    canvasTexture(this, 'crate', 128, 128, (ctx) => {
+      ctx.fillStyle = '#e8a33d';
+      ctx.fillRect(0, 0, 128, 128);
+      ctx.strokeStyle = '#8a5a1c';
+      ctx.lineWidth = 10;
+      ctx.strokeRect(5, 5, 118, 118);
+      ctx.beginPath();
+      ctx.moveTo(5, 5);
+      ctx.lineTo(123, 123);
+      ctx.stroke();
+      ctx.fillStyle = '#fff4';
+      ctx.fillRect(14, 14, 40, 8);
+    });
+    canvasTexture(this, 'slime', 128, 128, (ctx) => {
+      const g = ctx.createRadialGradient(50, 45, 8, 64, 64, 70);
+      g.addColorStop(0, '#d7f7ff');
+      g.addColorStop(0.4, '#5cc6f2');
+      g.addColorStop(1, '#1d5fa8');
+      ctx.fillStyle = g;
+      ctx.fillRect(0, 0, 128, 128);
+      ctx.fillStyle = '#0b2547';
+      ctx.beginPath();
+      ctx.arc(46, 70, 8, 0, Math.PI * 2);
+      ctx.arc(82, 70, 8, 0, Math.PI * 2);
+      ctx.fill();
+    });
+    canvasTexture(this, 'star', 128, 128, (ctx) => {
+      ctx.fillStyle = '#ff6b8b';
+      ctx.fillRect(0, 0, 128, 128);
+      ctx.fillStyle = '#ffd1dc';
+      for (let i = 0; i < 8; i++) ctx.fillRect(i * 16, 0, 6, 128);
+    });
+    soft.add.bounds();
+    soft.add.circle(180, 430, 60);
+    soft.add.circle(330, 470, 45);
+    soft.add.segment(470, 260, 780, 380, 10);
+    soft.add.polygon([520, 500, 640, 430, 760, 500]);
+    const box = soft.add.jelly(200, 120, { width: 110, height: 80, stiffness: 4e4, density: 60, texture: 'crate' });
+    soft.add.jelly(350, 60, { radius: 42, stiffness: 2e4, density: 50, texture: 'slime' });
+    soft.add.jelly(620, 120, {
+      points: [0, -60, 18, -18, 60, -14, 28, 12, 38, 56, 0, 32, -38, 56, -28, 12, -60, -14, -18, -18],
+      resolution: 18, stiffness: 3e4, density: 50, texture: 'star',
+    });
+    soft.add.jelly(200, -40, { width: 60, height: 60, stiffness: 8e4, density: 60, texture: 'crate', tint: 0x9fd0ff });
+    const drag: SoftBody = box;
+    controls(this);
+    instrument(this, () => drag);
+  }
+}
+
+startGame(JellyScene);
+void WIDTH;
