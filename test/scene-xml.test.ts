@@ -357,7 +357,8 @@ describe('errors', () => {
     const p = (m: string, fixed: string) =>
       scene(`${TWO}\n${TWO}\n<particle m="${m}" px="0" py="0" vx="0" vy="0" fixed="${fixed}"/>`);
     expect(errorOf(p('0', '0'), 'scene.xml')).toBe(
-      `scene.xml: <particle> #4: attribute 'm': expected a number > 0 for a free particle, got "0" (line 9)`,
+      `scene.xml: <particle> #4: attribute 'm': a free particle has m="0" but no <elasticbodycstforce> with density > 0 gives it mass; ` +
+        'expected m > 0, or a triangle with a density using this particle (line 9)',
     );
     expect(errorOf(p('-1', '1'))).toMatch(
       /<particle> #4: attribute 'm': expected a number >= 0 for a fixed particle, got "-1"/,

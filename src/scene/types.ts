@@ -62,10 +62,10 @@ export type ForceDesc =
       poissonratio: number;
       /** Rest positions of the three vertices, [x1, y1, x2, y2, x3, y3]; defaults already filled in. */
       xb: [number, number, number, number, number, number];
-      /** Material (default 'fosssim'); see docs/materials.md. */
-      material: TriangleMaterial;
-      /** Mass per unit rest area (kg/m², thickness 1), default 0; added to the vertices' masses. */
-      density: number;
+      /** Material, present only when the attribute is given (absent: 'fosssim'); docs/materials.md. */
+      material?: TriangleMaterial;
+      /** Mass per unit rest area (kg/m², thickness 1), present only when given (absent: 0). */
+      density?: number;
     };
 
 export type TriangleMaterial = 'fosssim' | 'stvk' | 'neohookean' | 'corotational';

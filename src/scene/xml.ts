@@ -217,7 +217,7 @@ export function parseSceneXml(text: string, source: string): SceneDescription {
 function checkMassless(scene: SceneDescription, readers: TagReader[]): void {
   const massive = new Uint8Array(scene.particles.length);
   for (const f of scene.forces) {
-    if (f.type === 'elasticbodycstforce' && f.density > 0) massive[f.i1] = massive[f.i2] = massive[f.i3] = 1;
+    if (f.type === 'elasticbodycstforce' && (f.density ?? 0) > 0) massive[f.i1] = massive[f.i2] = massive[f.i3] = 1;
   }
   scene.particles.forEach((p, i) => {
     if (!p.fixed && p.m === 0 && massive[i] === 0) {
@@ -456,13 +456,14 @@ function parseForce(r: TagReader, particles: ParticleDesc[], nEdges: number): Fo
             `initial positions) are collinear or coincide; expected a non-degenerate triangle`,
         );
       }
-      const material = r.str('material', 'fosssim');
-      if (!(MATERIALS as readonly string[]).includes(material)) r.failAttr('material', MATERIALS.join(', '), material);
-      const density = r.num('density', NON_NEGATIVE, 0);
-      return {
-        type: 'elasticbodycstforce', i1, i2, i3, youngsmodulus, poissonratio, xb,
-        material: material as TriangleMaterial, density,
-      };
+      const f: ForceDesc = { type: 'elasticbodycstforce', i1, i2, i3, youngsmodulus, poissonratio, xb };
+      const material = r.raw('material');
+      if (material !== undefined) {
+        if (!(MATERIALS as readonly string[]).includes(material)) r.failAttr('material', MATERIALS.join(', '), material);
+        f.material = material as TriangleMaterial;
+      }
+      if (r.has('density')) f.density = r.num('density', NON_NEGATIVE);
+      return f;
     }
     default:
       throw new Error(`unreachable: force tag <${r.el.tag}>`);
