@@ -7,13 +7,14 @@ import { addComponent, addEntity, createWorld, entityExists, removeEntity, type 
 import {
   createComponents, ensureCapacity, UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY, type Components,
 } from './components';
-import { cstRest } from './elements';
+import { cstRest, materialId, MATERIAL_NAMES, type MaterialName } from './elements';
 import { atan2 } from './math';
 import { InputError } from './errors';
 import type { IntegratorType } from './scene/types';
 import { buildTopology, type EntityLists, type Topology } from './systems/topology';
 import { AnchorSet, ForceModel } from './systems/forces';
 import { Workspace, type StepStats } from './solver/integrators';
+import { GAME_NEWTON_DEFAULTS, type NewtonSettings } from './solver/newton';
 import { runStep } from './systems/step';
 import { ContactSystem, COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from './collision/contact';
 
@@ -24,6 +25,34 @@ export interface WorldOptions {
   gravity?: [number, number] | null;
   /** Time integrator; default 'implicit-euler'. */
   integrator?: IntegratorType;
+  /**
+   * Mass matrix of triangles with a density: 'lumped' (default, ρĀ/3 per vertex, FOSSSim) or
+   * 'consistent' (ρĀ/12 (1 + δab) blocks, used by the implicit integrators' inertia; gravity
+   * and the explicit integrators use the lumped masses, which have the same row sums).
+   */
+  massMatrix?: 'lumped' | 'consistent';
+  /**
+   * How the implicit integrators solve each step. Default: game mode, Newton
+   * on the incremental potential with PSD-projected Hessians and a line search
+   * (GAME_NEWTON_DEFAULTS: maxIters 5, tolerance 1e-6, lineSearch true,
+   * projection 'psd'); give a partial object to change some settings.
+   * 'fosssim': FOSSSim's exact semantics (plain Newton to 1e-9, no projection,
+   * no line search), as scenes without game attributes use.
+   */
+  newton?: Partial<NewtonSettings> | 'fosssim';
+}
+
+/** Resolve WorldOptions.newton to full settings (validated). */
+export function resolveNewton(opt: Partial<NewtonSettings> | 'fosssim' | undefined): NewtonSettings | 'fosssim' {
+  if (opt === 'fosssim') return 'fosssim';
+  const s: NewtonSettings = { ...GAME_NEWTON_DEFAULTS, ...(opt ?? {}) };
+  if (!Number.isInteger(s.maxIters) || s.maxIters < 1 || s.maxIters > 64) {
+    throw new InputError(`newton.maxIters must be a whole number in [1, 64], got ${s.maxIters}`);
+  }
+  if (!(s.tolerance > 0) || !Number.isFinite(s.tolerance)) throw new InputError(`newton.tolerance must be a finite number > 0, got ${s.tolerance}`);
+  if (typeof s.lineSearch !== 'boolean') throw new InputError(`newton.lineSearch must be a boolean, got ${String(s.lineSearch)}`);
+  if (s.projection !== 'psd' && s.projection !== 'none') throw new InputError(`newton.projection must be 'psd' or 'none', got ${String(s.projection)}`);
+  return s;
 }
 
 export interface ParticleOptions {
@@ -48,8 +77,14 @@ export interface ColliderOptions {
 export interface TriangleOptions {
   youngsModulus: number;
   poissonRatio: number;
-  /** Mass per unit area (kg/m², thickness 1); its mass is lumped onto the vertices. */
+  /** Mass per unit area (kg/m², thickness 1), default 0; added to the vertices (see WorldOptions.massMatrix). */
   density?: number;
+  /**
+   * Material (docs/materials.md): 'fosssim' (default; FOSSSim's CST, exactly), 'stvk',
+   * 'neohookean' or 'corotational' (all three share the plane-stress small-strain response
+   * of (youngsModulus, poissonRatio); 'corotational' and 'neohookean' resist inversion).
+   */
+  material?: MaterialName;
   /** Rest positions [x1, y1, x2, y2, x3, y3]; default: the particles' current positions. */
   rest?: readonly number[];
 }
@@ -61,6 +96,18 @@ export class PhysicsWorld {
   readonly c: Components;
   dt: number;
   integrator: IntegratorType;
+  /** Game-mode Newton settings, or 'fosssim' (see WorldOptions.newton). */
+  newton: NewtonSettings | 'fosssim';
+  /** Triangle mass matrix (WorldOptions.massMatrix); changing it rebuilds the topology on next use. */
+  get massMatrix(): 'lumped' | 'consistent' {
+    return this.massMatrixType;
+  }
+  set massMatrix(m: 'lumped' | 'consistent') {
+    if (m !== 'lumped' && m !== 'consistent') throw new InputError(`massMatrix must be 'lumped' or 'consistent', got ${String(m)}`);
+    if (m !== this.massMatrixType) this.topo = null;
+    this.massMatrixType = m;
+  }
+  private massMatrixType: 'lumped' | 'consistent' = 'lumped';
   time = 0;
   stepCount = 0;
   /** Creation-ordered entity ids of each kind (the solver's order, never query order). */
@@ -91,6 +138,8 @@ export class PhysicsWorld {
     this.dt = opts.dt ?? 1 / 60;
     if (!(this.dt > 0) || !Number.isFinite(this.dt)) throw new InputError(`PhysicsWorld: dt must be a finite number > 0, got ${opts.dt}`);
     this.integrator = opts.integrator ?? 'implicit-euler';
+    this.massMatrix = opts.massMatrix ?? 'lumped';
+    this.newton = resolveNewton(opts.newton);
     const g = opts.gravity === undefined ? [0, -9.81] : opts.gravity;
     if (g) this.addGravity(g[0], g[1]);
   }
@@ -196,6 +245,8 @@ export class PhysicsWorld {
     if (!(p.poissonRatio > -1 && p.poissonRatio < 1)) {
       throw new InputError(`${where}: 'poissonRatio' must lie in (-1, 1), got ${p.poissonRatio}`);
     }
+    const material = materialId(p.material ?? 'fosssim');
+    if (material < 0) throw new InputError(`${where}: 'material' must be one of ${MATERIAL_NAMES.join(', ')}, got ${String(p.material)}`);
     const density = p.density ?? 0;
     if (!(density >= 0) || !Number.isFinite(density)) throw new InputError(`${where}: 'density' must be a finite number >= 0, got ${p.density}`);
     const P = this.c.Particle;
@@ -219,7 +270,7 @@ export class PhysicsWorld {
     T.b01[eid] = out[2]!;
     T.b10[eid] = out[3]!;
     T.b11[eid] = out[4]!;
-    T.material[eid] = 0;
+    T.material[eid] = material;
     return eid;
   }
 
@@ -471,7 +522,7 @@ export class PhysicsWorld {
   /** The dense solver view; rebuilt after entities are added or removed. */
   topology(): Topology {
     if (!this.topo) {
-      this.topo = buildTopology(this.c, this.lists);
+      this.topo = buildTopology(this.c, this.lists, { massMatrix: this.massMatrixType });
       this.model = new ForceModel(this.topo);
       this.model.anchors = this.anchors;
       this.anchors.remap(this.topo.particleEids);

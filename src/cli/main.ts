@@ -17,6 +17,7 @@ import { createProgress } from './progress';
 const USAGE = `Usage:
   elastica run <scene.xml> [--out <file.bin>] [--steps N] [--quiet]
   elastica -s <scene.xml> -d 0 [-o <file.bin>]     FOSSSim's command form
+  elastica bench [--json] [--quick] [--cases 1k,4k,10k] [--no-rapier]
   elastica --help | --version
 
 run: simulates a FOSSSim XML scene for ceil(duration/dt) steps (or --steps N)
@@ -129,6 +130,21 @@ async function dispatch(argv: string[]): Promise<number> {
       out: values.out as string | undefined,
       steps: parseSteps(values.steps as string | undefined),
       quiet: values.quiet as boolean | undefined,
+    });
+    return 0;
+  }
+  if (command === 'bench') {
+    const { values, positionals } = parse(rest, {
+      json: { type: 'boolean' },
+      quick: { type: 'boolean' },
+      cases: { type: 'string' },
+      'no-rapier': { type: 'boolean' },
+    });
+    if (positionals.length > 0) throw new InputError(`bench: unexpected argument "${positionals[0]}"\n${USAGE}`);
+    const { runBench } = await import('./bench');
+    const cases = values.cases === undefined ? undefined : (values.cases as string).split(',').map((c) => c.trim()).filter((c) => c !== '');
+    await runBench({
+      json: values.json === true, quick: values.quick === true, cases, rapier: values['no-rapier'] !== true,
     });
     return 0;
   }

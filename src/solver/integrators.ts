@@ -9,6 +9,8 @@ import type { ForceModel } from '../systems/forces';
 import type { Topology } from '../systems/topology';
 import { SymmetricSolver } from './linear';
 import { DenseLU } from './dense';
+import { addMassMatrix, massMatVec } from '../systems/mass';
+import type { NewtonSolver } from './newton';
 
 export const FOSSSIM_NEWTON_TOLERANCE = 1e-9;
 /** A safety cap FOSSSim does not have; reaching it is reported in StepStats. */
@@ -17,7 +19,11 @@ export const FOSSSIM_NEWTON_MAX_ITERS = 200;
 export interface StepStats {
   newtonIters: number;
   converged: boolean;
-  /** Which linear-solver path ran last ('ldlt', 'dense-lu', …), or 'none'. */
+  /**
+   * Which linear-solver path ran last: 'ldlt' (sparse LDLᵀ, factored this
+   * iteration), 'pcg-ldlt' (PCG preconditioned by a reused LDLᵀ factor),
+   * 'dense-lu', or 'none'.
+   */
   linearPath: string;
 }
 
@@ -35,6 +41,8 @@ export class Workspace {
   readonly solver: SymmetricSolver | null;
   readonly lu: DenseLU | null;
   readonly stats: StepStats = { newtonIters: 0, converged: true, linearPath: 'none' };
+  /** Game-mode Newton state (src/solver/newton.ts), created on first use. */
+  newton: NewtonSolver | null = null;
 
   constructor(readonly t: Topology) {
     const n = t.ndof;
@@ -102,8 +110,7 @@ export function assembleSystem(model: ForceModel, xe: Float64Array, ve: Float64A
   const values = ws.values;
   values.fill(0);
   model.hessian(xe, ve, h * h, h, values);
-  const diag = t.diag;
-  for (let i = 0; i < t.ndof; i++) values[diag[i]!] = values[diag[i]!]! + t.mass[i]!;
+  addMassMatrix(t, values); // diag(mass), or the consistent triangle mass
   applyFixedToMatrix(t, values);
 }
 
@@ -147,7 +154,12 @@ export function implicitEulerFosssim(
       ve[i] = v[i]! + dv[i]!;
     }
     model.gradient(xe, ve, g);
-    for (let i = 0; i < n; i++) rhs[i] = -h * g[i]! - t.mass[i]! * dv[i]!;
+    if (t.massMatrix === 'consistent') {
+      massMatVec(t, dv, rhs);
+      for (let i = 0; i < n; i++) rhs[i] = -h * g[i]! - rhs[i]!;
+    } else {
+      for (let i = 0; i < n; i++) rhs[i] = -h * g[i]! - t.mass[i]! * dv[i]!;
+    }
     zeroFixed(t, rhs);
     assembleSystem(model, xe, ve, h, ws);
     ws.solve(rhs, delta);

@@ -4,6 +4,7 @@
  */
 import type { PhysicsWorld } from '../world';
 import { explicitEuler, implicitEulerFosssim, symplecticEuler, FOSSSIM_NEWTON_MAX_ITERS } from '../solver/integrators';
+import { NewtonSolver } from '../solver/newton';
 
 /** Copy particle components into the dense, creation-ordered solver arrays. */
 export function gatherState(world: PhysicsWorld): void {
@@ -46,10 +47,12 @@ export function integrate(world: PhysicsWorld): void {
       symplecticEuler(model, x, v, h, ws);
       break;
     case 'linearized-implicit-euler':
-      implicitEulerFosssim(model, x, v, h, ws, 1);
+      if (world.newton === 'fosssim') implicitEulerFosssim(model, x, v, h, ws, 1);
+      else (ws.newton ??= new NewtonSolver(model.t)).step(model, x, v, h, world.newton, 1, ws);
       break;
     case 'implicit-euler':
-      implicitEulerFosssim(model, x, v, h, ws, FOSSSIM_NEWTON_MAX_ITERS);
+      if (world.newton === 'fosssim') implicitEulerFosssim(model, x, v, h, ws, FOSSSIM_NEWTON_MAX_ITERS);
+      else (ws.newton ??= new NewtonSolver(model.t)).step(model, x, v, h, world.newton, world.newton.maxIters, ws);
       break;
   }
 }

@@ -1,0 +1,260 @@
+/**
+ * `elastica bench`: game-mode implicit Euler on square jellies (CST triangles,
+ * bottom row fixed, gravity, dt = 1/60), and the same jellies in Rapier 2D
+ * (`@dimforge/rapier2d-compat`, a devDependency used only here) for comparison.
+ *
+ *   elastica bench [--json] [--quick] [--cases 1k,4k,10k] [--no-rapier]
+ */
+import { performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { PhysicsWorld } from '../world';
+import { InputError } from '../errors';
+
+export interface BenchOptions {
+  json?: boolean;
+  quick?: boolean;
+  cases?: string[];
+  rapier?: boolean;
+  out?: (line: string) => void;
+}
+
+export interface BenchResult {
+  name: string;
+  engine: string;
+  triangles: number;
+  dofs: number;
+  integrator: string;
+  linearPath: string;
+  msPerStepMedian: number;
+  msPerStepP95: number;
+  newtonItersMean: number;
+  msAssembly: number;
+  msFactor: number;
+  msSolve: number;
+  heapGrowthBytesPerStep: number;
+  sag: number;
+  note?: string;
+}
+
+/**
+ * Jelly material: a 1 m square of soft gel, 1000 kg/m². FOSSSim's CST strain
+ * ε = FᵀF − I has no ½, so its small-strain stiffness is that of a linear
+ * material of modulus 4E: Rapier gets 4E to model the same jelly.
+ */
+export const JELLY = { size: 1, youngsModulus: 5e4, poissonRatio: 0.35, density: 1000 } as const;
+
+const CASES: Record<string, number> = { '1k': 1000, '4k': 4000, '10k': 10000 };
+
+/** Grid cells (nx, ny) with 2·nx·ny ≈ target triangles on the unit square. */
+export function jellyGrid(target: number): { nx: number; ny: number } {
+  const nx = Math.max(1, Math.round(Math.sqrt(target / 2)));
+  const ny = Math.max(1, Math.round(target / (2 * nx)));
+  return { nx, ny };
+}
+
+/** Node positions (row-major from the bottom row) and triangles of the jelly. */
+export function jellyMesh(target: number): { nx: number; ny: number; pos: Float64Array; tris: Int32Array } {
+  const { nx, ny } = jellyGrid(target);
+  const L = JELLY.size;
+  const pos = new Float64Array(2 * (nx + 1) * (ny + 1));
+  for (let j = 0; j <= ny; j++) {
+    for (let i = 0; i <= nx; i++) {
+      const k = j * (nx + 1) + i;
+      pos[2 * k] = (i / nx) * L - L / 2;
+      pos[2 * k + 1] = (j / ny) * L;
+    }
+  }
+  const tris = new Int32Array(6 * nx * ny);
+  let t = 0;
+  for (let j = 0; j < ny; j++) {
+    for (let i = 0; i < nx; i++) {
+      const a = j * (nx + 1) + i, b = a + 1, c = a + nx + 2, d = a + nx + 1;
+      if ((i + j) % 2 === 0) tris.set([a, b, c, a, c, d], t);
+      else tris.set([a, b, d, b, c, d], t);
+      t += 6;
+    }
+  }
+  return { nx, ny, pos, tris };
+}
+
+export function buildJelly(target: number, world = new PhysicsWorld()): { world: PhysicsWorld; top: number[]; nx: number; ny: number } {
+  const { nx, ny, pos, tris } = jellyMesh(target);
+  const ids: number[] = [];
+  for (let k = 0; k < pos.length / 2; k++) {
+    ids.push(world.addParticle({ x: pos[2 * k]!, y: pos[2 * k + 1]!, m: 0, fixed: k <= nx }));
+  }
+  for (let e = 0; e < tris.length; e += 3) {
+    world.addTriangle(ids[tris[e]!]!, ids[tris[e + 1]!]!, ids[tris[e + 2]!]!, {
+      youngsModulus: JELLY.youngsModulus, poissonRatio: JELLY.poissonRatio, density: JELLY.density,
+    });
+  }
+  const top: number[] = [];
+  for (let i = 0; i <= nx; i++) top.push(world.particleIndex(ids[ny * (nx + 1) + i]!));
+  return { world, top, nx, ny };
+}
+
+function quantile(sorted: number[], q: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+function round(x: number, d = 3): number {
+  const s = 10 ** d;
+  return Math.round(x * s) / s;
+}
+
+let gcFn: (() => void) | null = null;
+
+/** Heap in use after a full collection (gc exposed through V8 flags at run time). */
+function heapUsed(): number {
+  if (!gcFn) {
+    v8.setFlagsFromString('--expose-gc');
+    gcFn = runInNewContext('gc') as () => void;
+  }
+  gcFn();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Game-mode implicit Euler on the jelly. */
+export function benchElastica(name: string, target: number, warmup: number, steps: number): BenchResult {
+  const world = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
+  const { top } = buildJelly(target, world);
+  const t = world.topology();
+  const ws = world.workspace();
+  world.step(); // creates the Newton state
+  const newton = ws.newton!;
+  newton.profile = true;
+  for (let s = 1; s < warmup; s++) world.step();
+  const times: number[] = new Array<number>(steps).fill(0);
+  let iters = 0, msA = 0, msF = 0, msS = 0;
+  const paths = new Set<string>();
+  const heap0 = heapUsed();
+  for (let s = 0; s < steps; s++) {
+    const t0 = performance.now();
+    world.step();
+    times[s] = performance.now() - t0;
+    iters += ws.stats.newtonIters;
+    msA += newton.timing.msAssembly;
+    msF += newton.timing.msFactor;
+    msS += newton.timing.msSolve;
+    paths.add(ws.stats.linearPath);
+  }
+  const heap1 = heapUsed();
+  const sorted = times.slice().sort((a, b) => a - b);
+  const pos = world.readPositions();
+  let h = 0;
+  for (const i of top) h += pos[2 * i + 1]!;
+  h /= top.length;
+  return {
+    name, engine: 'elastica', triangles: t.triangles.count, dofs: t.ndof, integrator: 'implicit-euler (game: newton+linesearch, psd)',
+    linearPath: [...paths].sort().join('+'),
+    msPerStepMedian: round(quantile(sorted, 0.5)), msPerStepP95: round(quantile(sorted, 0.95)),
+    newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / steps), msFactor: round(msF / steps), msSolve: round(msS / steps),
+    heapGrowthBytesPerStep: round((heap1 - heap0) / steps, 1), sag: round(h / JELLY.size, 4),
+  };
+}
+
+/** The same jelly in Rapier 2D's soft bodies (FEM solver, corotational cells). */
+export async function benchRapier(name: string, target: number, warmup: number, steps: number): Promise<BenchResult> {
+  const R = (await import('@dimforge/rapier2d-compat')).default;
+  await R.init();
+  const { nx, pos, tris } = jellyMesh(target);
+  const world = new R.World({ x: 0, y: -9.81 });
+  world.timestep = 1 / 60;
+  const nNodes = pos.length / 2;
+  const masses = new Float32Array(nNodes);
+  for (let e = 0; e < tris.length; e += 3) {
+    const [a, b, c] = [tris[e]!, tris[e + 1]!, tris[e + 2]!];
+    const area = 0.5 * Math.abs((pos[2 * b]! - pos[2 * a]!) * (pos[2 * c + 1]! - pos[2 * a + 1]!) - (pos[2 * c]! - pos[2 * a]!) * (pos[2 * b + 1]! - pos[2 * a + 1]!));
+    for (const k of [a, b, c]) masses[k] = masses[k]! + (JELLY.density * area) / 3;
+  }
+  const pinned = Uint32Array.from({ length: nx + 1 }, (_, i) => i);
+  const desc = new R.SoftBodyDesc(Float32Array.from(pos))
+    .setCells(Uint32Array.from(tris))
+    .setCellModel(R.SoftBodyCellModel.Corotational)
+    .setSolver(R.SoftBodySolver.Fem)
+    .setMasses(masses)
+    .setPinnedParticles(pinned)
+    .setSelfContacts(false)
+    .setCanSleep(false);
+  desc.setMaterial(materialFor(R) as never);
+  const body = world.createSoftBody(desc);
+  for (let s = 0; s < warmup; s++) world.step();
+  const times: number[] = new Array<number>(steps).fill(0);
+  const heap0 = heapUsed();
+  for (let s = 0; s < steps; s++) {
+    const t0 = performance.now();
+    world.step();
+    times[s] = performance.now() - t0;
+  }
+  const heap1 = heapUsed();
+  const sorted = times.slice().sort((a, b) => a - b);
+  const h = rapierTopHeight(body, nNodes, nx);
+  world.free();
+  return {
+    name, engine: 'rapier2d-compat soft body (Fem solver, corotational)', triangles: tris.length / 3, dofs: 2 * nNodes,
+    integrator: 'rapier', linearPath: 'rapier',
+    msPerStepMedian: round(quantile(sorted, 0.5)), msPerStepP95: round(quantile(sorted, 0.95)),
+    newtonItersMean: 0, msAssembly: 0, msFactor: 0, msSolve: 0,
+    heapGrowthBytesPerStep: round((heap1 - heap0) / steps, 1), sag: round(h / JELLY.size, 4),
+  };
+}
+
+function materialFor(R: any): unknown {
+  const m = new R.SoftBodyMaterial();
+  m.youngModulus = 4 * JELLY.youngsModulus;
+  m.poissonRatio = JELLY.poissonRatio;
+  return m;
+}
+
+function rapierTopHeight(body: any, nNodes: number, nx: number): number {
+  let h = 0, c = 0;
+  for (let k = nNodes - nx - 1; k < nNodes; k++) {
+    const p = body.particlePosition(k);
+    h += p.y;
+    c++;
+  }
+  return h / c;
+}
+
+export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
+  const out = opts.out ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const names = opts.cases ?? ['1k', '4k', '10k'];
+  for (const n of names) if (!(n in CASES)) throw new InputError(`bench --cases: unknown case "${n}" (known: ${Object.keys(CASES).join(', ')})`);
+  const warmup = opts.quick ? 5 : 60;
+  const steps = opts.quick ? 10 : 300;
+  const results: BenchResult[] = [];
+  for (const name of names) {
+    const r = benchElastica(name, CASES[name]!, warmup, steps);
+    results.push(r);
+    emit(r);
+    if (opts.rapier !== false) {
+      let rr: BenchResult | null = null;
+      try {
+        rr = await benchRapier(name, CASES[name]!, warmup, steps);
+      } catch (e) {
+        out(opts.json ? JSON.stringify({ name, engine: 'rapier2d-compat', error: String(e) }) : `  rapier: failed: ${String(e)}`);
+      }
+      if (rr) {
+        rr.note = `elastica/rapier ms ratio ${round(r.msPerStepMedian / rr.msPerStepMedian, 2)}`;
+        results.push(rr);
+        emit(rr);
+      }
+    }
+  }
+  return results;
+
+  function emit(r: BenchResult): void {
+    if (opts.json) {
+      out(JSON.stringify(r));
+      return;
+    }
+    out(
+      `${r.name.padEnd(4)} ${r.engine.slice(0, 28).padEnd(28)} tris ${String(r.triangles).padStart(6)} dofs ${String(r.dofs).padStart(6)}  ` +
+        `median ${r.msPerStepMedian.toFixed(2)} ms  p95 ${r.msPerStepP95.toFixed(2)} ms  newton ${r.newtonItersMean}  ` +
+        `asm ${r.msAssembly} fac ${r.msFactor} sol ${r.msSolve}  heap ${r.heapGrowthBytesPerStep} B/step  sag ${r.sag}  ${r.linearPath}` +
+        (r.note ? `  ${r.note}` : ''),
+    );
+  }
+}
