@@ -646,7 +646,7 @@ export class ContactSystem {
   private applyStatic(world: PhysicsWorld, k: number, i: number, svx: number, svy: number, cx: number, cy: number, cor: number, mu: number): void {
     const x = world.x, v = world.v;
     const i2 = 2 * i;
-    const nx = this.nx, ny = this.ny, pen = this.pen;
+    const nx = this.nx, ny = this.ny, pen = this.pen, h = world.dt;
     x[i2] = x[i2]! + pen * nx;
     x[i2 + 1] = x[i2 + 1]! + pen * ny;
     let rvx = v[i2]! - svx, rvy = v[i2 + 1]! - svy;
@@ -654,7 +654,7 @@ export class ContactSystem {
     let jn = 0;
     if (vn < 0 || pen > 0) {
       // The solve's acceleration into the normal (only its pull towards the surface counts).
-      const h = world.dt, v0 = this.v0;
+      const v0 = this.v0;
       let an = ((v[i2]! - v0[i2]!) * nx + (v[i2 + 1]! - v0[i2 + 1]!) * ny) / h;
       if (an > 0) an = 0;
       // u: end-of-step normal velocity (the stored one is a mid-step velocity for
@@ -675,6 +675,9 @@ export class ContactSystem {
         if (vt > 0) {
           rvx -= (dvt * tx) / vt;
           rvy -= (dvt * ty) / vt;
+          // The solve already moved the particle by h·v: friction takes back its share of that slide.
+          x[i2] = x[i2]! - (h * dvt * tx) / vt;
+          x[i2 + 1] = x[i2 + 1]! - (h * dvt * ty) / vt;
         }
       }
     }
@@ -709,6 +712,16 @@ export class ContactSystem {
       const Jt = Math.min(vt / w, this.friction * Jn);
       const jx = Jn * nx - (vt > 0 ? (Jt * tx) / vt : 0);
       const jy = Jn * ny - (vt > 0 ? (Jt * ty) / vt : 0);
+      if (vt > 0) {
+        // Friction also takes back its share of the slide the solve already made.
+        const fx = (-world.dt * Jt * tx) / vt, fy = (-world.dt * Jt * ty) / vt;
+        x[i2] = x[i2]! + wi * fx;
+        x[i2 + 1] = x[i2 + 1]! + wi * fy;
+        x[a2] = x[a2]! - be * wa * fx;
+        x[a2 + 1] = x[a2 + 1]! - be * wa * fy;
+        x[b2] = x[b2]! - al * wb * fx;
+        x[b2 + 1] = x[b2 + 1]! - al * wb * fy;
+      }
       v[i2] = v[i2]! + wi * jx;
       v[i2 + 1] = v[i2 + 1]! + wi * jy;
       v[a2] = v[a2]! - be * wa * jx;

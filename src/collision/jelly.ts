@@ -1,10 +1,10 @@
 /**
- * makeJellyPile: a box of half-planes with `count` soft jellies (round CST
+ * makeJellyPile: a box of half-planes with `count` soft jellies (square CST
  * meshes of about `trianglesEach` triangles each) stacked above its floor,
  * contact on. Used by the contact tests and the solver benchmark.
  */
 import type { PhysicsWorld } from '../world';
-import { meshCircle } from '../mesh';
+import { meshBox } from '../mesh';
 
 export interface JellyPile {
   /** Body id of each jelly. */
@@ -13,7 +13,7 @@ export interface JellyPile {
   particles: number[][];
   /** Inner box: x in [-halfWidth, halfWidth], y >= 0. */
   halfWidth: number;
-  /** Jelly radius (m). */
+  /** Half the jelly side (m). */
   radius: number;
 }
 
@@ -29,15 +29,15 @@ export interface JellyPileOptions {
 export function makeJellyPile(world: PhysicsWorld, count: number, trianglesEach: number, opts: JellyPileOptions = {}): JellyPile {
   const R = opts.radius ?? 0.25;
   const cols = opts.columns ?? Math.max(1, Math.ceil(Math.sqrt(count)));
-  // meshCircle(r, rings) has 6·rings² triangles.
-  const rings = Math.max(1, Math.round(Math.sqrt(trianglesEach / 6)));
-  const mesh = meshCircle(R, rings);
+  // meshBox(2R, 2R, k, k) has 2k² triangles.
+  const rings = Math.max(1, Math.round(Math.sqrt(trianglesEach / 2)));
+  const mesh = meshBox(2 * R, 2 * R, rings, rings);
   const spacing = 2.2 * R;
   const halfWidth = (cols * spacing) / 2 + 0.05 * R;
   world.addHalfplane(0, 0, 0, 1);
   world.addHalfplane(-halfWidth, 0, 1, 0);
   world.addHalfplane(halfWidth, 0, -1, 0);
-  const nodeRadius = (0.25 * R) / rings;
+  const nodeRadius = (0.5 * R) / rings;
   const bodies: number[] = [];
   const particles: number[][] = [];
   const nv = mesh.positions.length / 2;
