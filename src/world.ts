@@ -14,6 +14,7 @@ import type { IntegratorType } from './scene/types';
 import { buildTopology, type EntityLists, type Topology } from './systems/topology';
 import { AnchorSet, ForceModel } from './systems/forces';
 import { Workspace, type StepStats } from './solver/integrators';
+import { GAME_NEWTON_DEFAULTS, type NewtonSettings } from './solver/newton';
 import { runStep } from './systems/step';
 import { ContactSystem, COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from './collision/contact';
 
@@ -30,6 +31,28 @@ export interface WorldOptions {
    * and the explicit integrators use the lumped masses, which have the same row sums).
    */
   massMatrix?: 'lumped' | 'consistent';
+  /**
+   * How the implicit integrators solve each step. Default: game mode, Newton
+   * on the incremental potential with PSD-projected Hessians and a line search
+   * (GAME_NEWTON_DEFAULTS: maxIters 5, tolerance 1e-6, lineSearch true,
+   * projection 'psd'); give a partial object to change some settings.
+   * 'fosssim': FOSSSim's exact semantics (plain Newton to 1e-9, no projection,
+   * no line search), as scenes without game attributes use.
+   */
+  newton?: Partial<NewtonSettings> | 'fosssim';
+}
+
+/** Resolve WorldOptions.newton to full settings (validated). */
+export function resolveNewton(opt: Partial<NewtonSettings> | 'fosssim' | undefined): NewtonSettings | 'fosssim' {
+  if (opt === 'fosssim') return 'fosssim';
+  const s: NewtonSettings = { ...GAME_NEWTON_DEFAULTS, ...(opt ?? {}) };
+  if (!Number.isInteger(s.maxIters) || s.maxIters < 1 || s.maxIters > 64) {
+    throw new InputError(`newton.maxIters must be a whole number in [1, 64], got ${s.maxIters}`);
+  }
+  if (!(s.tolerance > 0) || !Number.isFinite(s.tolerance)) throw new InputError(`newton.tolerance must be a finite number > 0, got ${s.tolerance}`);
+  if (typeof s.lineSearch !== 'boolean') throw new InputError(`newton.lineSearch must be a boolean, got ${String(s.lineSearch)}`);
+  if (s.projection !== 'psd' && s.projection !== 'none') throw new InputError(`newton.projection must be 'psd' or 'none', got ${String(s.projection)}`);
+  return s;
 }
 
 export interface ParticleOptions {
@@ -73,6 +96,8 @@ export class PhysicsWorld {
   readonly c: Components;
   dt: number;
   integrator: IntegratorType;
+  /** Game-mode Newton settings, or 'fosssim' (see WorldOptions.newton). */
+  newton: NewtonSettings | 'fosssim';
   /** Triangle mass matrix (WorldOptions.massMatrix); changing it rebuilds the topology on next use. */
   get massMatrix(): 'lumped' | 'consistent' {
     return this.massMatrixType;
@@ -114,6 +139,7 @@ export class PhysicsWorld {
     if (!(this.dt > 0) || !Number.isFinite(this.dt)) throw new InputError(`PhysicsWorld: dt must be a finite number > 0, got ${opts.dt}`);
     this.integrator = opts.integrator ?? 'implicit-euler';
     this.massMatrix = opts.massMatrix ?? 'lumped';
+    this.newton = resolveNewton(opts.newton);
     const g = opts.gravity === undefined ? [0, -9.81] : opts.gravity;
     if (g) this.addGravity(g[0], g[1]);
   }

@@ -4,6 +4,7 @@
  */
 import { PhysicsWorld } from '../world';
 import type { SceneDescription } from './types';
+import { InputError } from '../errors';
 
 export interface BuiltScene {
   world: PhysicsWorld;
@@ -18,7 +19,24 @@ export function sceneSteps(desc: SceneDescription): number {
 }
 
 export function buildScene(desc: SceneDescription): BuiltScene {
-  const world = new PhysicsWorld({ dt: desc.integrator.dt, gravity: null, integrator: desc.integrator.type, massMatrix: desc.massmatrix ?? 'lumped' });
+  const it = desc.integrator;
+  // Game-mode Newton only when the scene asks for it with any of its attributes.
+  const game = it.maxiters !== undefined || it.tolerance !== undefined || it.linesearch !== undefined || it.projection !== undefined;
+  const newton = game
+    ? {
+        ...(it.maxiters !== undefined ? { maxIters: it.maxiters } : {}),
+        ...(it.tolerance !== undefined ? { tolerance: it.tolerance } : {}),
+        ...(it.linesearch !== undefined ? { lineSearch: it.linesearch } : {}),
+        ...(it.projection !== undefined ? { projection: it.projection } : {}),
+      }
+    : ('fosssim' as const);
+  if (game && (it.type === 'implicit-euler' || it.type === 'linearized-implicit-euler') && desc.forces.some((f) => f.type === 'vortexforce')) {
+    throw new InputError(
+      `${desc.source}: <integrator> with game-mode attributes (maxiters/tolerance/linesearch/projection) cannot simulate ` +
+        '<vortexforce>: it has no potential or dissipation function; remove those attributes for FOSSSim semantics',
+    );
+  }
+  const world = new PhysicsWorld({ dt: it.dt, gravity: null, integrator: it.type, newton, massMatrix: desc.massmatrix ?? 'lumped' });
   const particles = desc.particles.map((p) =>
     world.addParticle({ x: p.px, y: p.py, vx: p.vx, vy: p.vy, m: p.m, fixed: p.fixed, radius: p.radius }),
   );

@@ -10,6 +10,7 @@ import type { Topology } from '../systems/topology';
 import { SymmetricSolver } from './linear';
 import { DenseLU } from './dense';
 import { addMassMatrix, massMatVec } from '../systems/mass';
+import type { NewtonSolver } from './newton';
 
 export const FOSSSIM_NEWTON_TOLERANCE = 1e-9;
 /** A safety cap FOSSSim does not have; reaching it is reported in StepStats. */
@@ -18,7 +19,11 @@ export const FOSSSIM_NEWTON_MAX_ITERS = 200;
 export interface StepStats {
   newtonIters: number;
   converged: boolean;
-  /** Which linear-solver path ran last ('ldlt', 'dense-lu', …), or 'none'. */
+  /**
+   * Which linear-solver path ran last: 'ldlt' (sparse LDLᵀ, factored this
+   * iteration), 'pcg-ldlt' (PCG preconditioned by a reused LDLᵀ factor),
+   * 'dense-lu', or 'none'.
+   */
   linearPath: string;
 }
 
@@ -36,6 +41,8 @@ export class Workspace {
   readonly solver: SymmetricSolver | null;
   readonly lu: DenseLU | null;
   readonly stats: StepStats = { newtonIters: 0, converged: true, linearPath: 'none' };
+  /** Game-mode Newton state (src/solver/newton.ts), created on first use. */
+  newton: NewtonSolver | null = null;
 
   constructor(readonly t: Topology) {
     const n = t.ndof;

@@ -10,13 +10,17 @@
 import {
   springEnergy, springGradient, springHessian,
   bendingEnergy, bendingGradient, bendingHessian,
-  triangleEnergy, triangleGradient, triangleHessian,
+  triangleEnergy, triangleGradient, triangleHessian, triangleProjectedHessian,
   fsSpringEnergy, fsSpringGradient, fsSpringHessX, fsSpringHessV,
   fsGravitationEnergy, fsGravitationGradient, fsGravitationHessX,
   fsVortexGradient, fsVortexHessX, fsVortexHessV,
 } from '../elements';
+import {
+  springHessianPSD, bendingHessianPSD, cstHessianPSD, fsSpringHessXPSD, fsGravitationHessXPSD,
+} from '../elements/psd';
 import { UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY } from '../components';
 import type { ElementFamily, Topology } from './topology';
+import { triangleMaxStep } from './inversion';
 
 export class ForceModel {
   readonly t: Topology;
@@ -133,6 +137,65 @@ export class ForceModel {
     if (this.anchors) this.anchors.gradient(x, gU);
   }
 
+  /**
+   * Line-search hook (game-mode Newton): the largest fraction α ∈ (0, 1] of the
+   * step dx from x that may be tried (e.g. so no element inverts). Materials
+   * that need it override this; the default allows the full step.
+   */
+  maxStep(x: Float64Array, dx: Float64Array): number {
+    return triangleMaxStep(this.t, x, dx); // Neo-Hookean triangles stay uninverted (src/systems/inversion.ts)
+  }
+
+  /**
+   * Line-search hook: false when x is not an admissible state (e.g. a
+   * Neo-Hookean triangle with J ≤ 0); the line search then shrinks the step.
+   */
+  isFeasible(_x: Float64Array): boolean {
+    return true;
+  }
+
+  /**
+   * values += scale · (PSD projection of each element's potential Hessian),
+   * element by element (game-mode Newton). Velocity-dependent terms are not
+   * included: the Newton solver adds its dissipation potentials itself.
+   */
+  hessianPSD(x: Float64Array, scale: number, values: Float64Array): void {
+    const t = this.t;
+    const h = this.h;
+    const s = t.springs;
+    for (let e = 0; e < s.count; e++) {
+      const a = 2 * s.nodes[2 * e]!, b = 2 * s.nodes[2 * e + 1]!;
+      springHessianPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, s.params[2 * e]!, s.params[2 * e + 1]!, h, 0);
+      scatter(values, s, e, h, scale);
+    }
+    const hg = t.hinges;
+    for (let e = 0; e < hg.count; e++) {
+      const a = 2 * hg.nodes[3 * e]!, b = 2 * hg.nodes[3 * e + 1]!, c = 2 * hg.nodes[3 * e + 2]!, p = 3 * e;
+      bendingHessianPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, hg.params[p]!, hg.params[p + 1]!, hg.params[p + 2]!, h, 0);
+      scatter(values, hg, e, h, scale);
+    }
+    const tr = t.triangles;
+    for (let e = 0; e < tr.count; e++) {
+      const a = 2 * tr.nodes[3 * e]!, b = 2 * tr.nodes[3 * e + 1]!, c = 2 * tr.nodes[3 * e + 2]!, p = 8 * e;
+      const q = tr.params;
+      if (q[p + 7] === 0) cstHessianPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!, h, 0);
+      else triangleProjectedHessian(q[p + 7]!, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!, h, 0);
+      scatter(values, tr, e, h, scale);
+    }
+    const d = t.dampedSprings;
+    for (let e = 0; e < d.count; e++) {
+      const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!, p = 3 * e;
+      fsSpringHessXPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, d.params[p]!, d.params[p + 1]!, h, 0);
+      scatter(values, d, e, h, scale);
+    }
+    const gr = t.gravitation;
+    for (let e = 0; e < gr.count; e++) {
+      const a = 2 * gr.nodes[2 * e]!, b = 2 * gr.nodes[2 * e + 1]!;
+      fsGravitationHessXPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!, h, 0);
+      scatter(values, gr, e, h, scale);
+    }
+  }
+
   /** values += cx·Hx + cv·Hv on the topology's pattern (lower triangle). */
   hessian(x: Float64Array, v: Float64Array, cx: number, cv: number, values: Float64Array): void {
     const t = this.t;
@@ -217,7 +280,7 @@ function add3(gU: Float64Array, g: Float64Array, a: number, b: number, c: number
 }
 
 /** Add scale·h (element e's local Hessian) into values through the family's scatter map. */
-function scatter(values: Float64Array, f: ElementFamily, e: number, h: Float64Array, scale: number): void {
+export function scatter(values: Float64Array, f: ElementFamily, e: number, h: Float64Array, scale: number): void {
   const m = 2 * f.k;
   const mm = m * m;
   const map = f.scatter;
