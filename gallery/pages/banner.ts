@@ -19,8 +19,8 @@ class BannerScene extends Phaser.Scene {
       for (let i = 0; i < 512; i += 32) ctx.fillRect(i, 0, 16, 14);
     });
     soft.add.bounds();
-    soft.add.circle(400, 330, 80);
-    const banner = soft.add.sheet(400, 60, { width: 420, height: 200, cols: 16, rows: 8, pin: 'corners', stiffness: 4e3, density: 1, texture: 'banner' });
+    soft.add.circle(400, 360, 80);
+    const banner = soft.add.sheet(400, 40, { width: 420, height: 160, cols: 16, rows: 6, pin: 'none', stiffness: 600, density: 1, texture: 'banner' });
     controls(this);
     instrument(this, () => banner);
   }

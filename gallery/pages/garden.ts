@@ -35,9 +35,9 @@ class GardenScene extends Phaser.Scene {
     let first: SoftBody | null = null;
     for (let i = 0; i < 5; i++) {
       const x = 110 + i * 145, top = 240 + (i % 2) * 50;
-      soft.add.rope([x, 458, x + 4, (458 + top) / 2, x, top + 26], { segments: 10, bending: 0.25, stretch: 1500, pinStart: true, width: 7, tint: 0x3fa34d });
+      soft.add.rope([x, 458, x + 4, (458 + top) / 2, x, top + 26], { segments: 10, bending: 25, stretch: 3e4, pinStart: true, width: 7, tint: 0x3fa34d, linearDensity: 0.3 });
       const flower = soft.add.jelly(x, top, {
-        points: starPoints(6, 34, 20), resolution: 12, stiffness: 2e4, density: 20, texture: `petal${i}`,
+        points: starPoints(6, 34, 20), resolution: 12, stiffness: 4e4, density: 1.5, texture: `petal${i}`,
       });
       first ??= flower;
     }
@@ -67,7 +67,7 @@ class GardenScene extends Phaser.Scene {
     if (!this.soft.sim) return;
     this.t++;
     const x = 60 + ((this.t * 211) % 680);
-    this.drops.push(this.soft.add.jelly(x, -30, { radius: 16, resolution: 8, stiffness: 1.5e4, density: 30, tint: 0x7fd8ff }));
+    this.drops.push(this.soft.add.jelly(x, -30, { radius: 16, resolution: 8, stiffness: 4e4, density: 3, tint: 0x7fd8ff }));
     if (this.drops.length > 6) this.soft.remove(this.drops.shift()!);
   }
 }

@@ -42,13 +42,13 @@ class JellyScene extends Phaser.Scene {
     soft.add.circle(330, 470, 45);
     soft.add.segment(470, 260, 780, 380, 10);
     soft.add.polygon([520, 500, 640, 430, 760, 500]);
-    const box = soft.add.jelly(200, 120, { width: 110, height: 80, stiffness: 4e4, density: 60, texture: 'crate' });
-    soft.add.jelly(350, 60, { radius: 42, stiffness: 2e4, density: 50, texture: 'slime' });
+    const box = soft.add.jelly(200, 200, { width: 110, height: 80, stiffness: 2e5, density: 20, texture: 'crate' });
+    soft.add.jelly(350, 160, { radius: 42, stiffness: 6e4, density: 20, texture: 'slime' });
     soft.add.jelly(620, 120, {
       points: [0, -60, 18, -18, 60, -14, 28, 12, 38, 56, 0, 32, -38, 56, -28, 12, -60, -14, -18, -18],
-      resolution: 18, stiffness: 3e4, density: 50, texture: 'star',
+      resolution: 18, stiffness: 8e4, density: 20, texture: 'star',
     });
-    soft.add.jelly(200, -40, { width: 60, height: 60, stiffness: 8e4, density: 60, texture: 'crate', tint: 0x9fd0ff });
+    soft.add.jelly(200, 80, { width: 60, height: 60, stiffness: 2e5, density: 20, texture: 'crate', tint: 0x9fd0ff });
     const drag: SoftBody = box;
     controls(this);
     instrument(this, () => drag);

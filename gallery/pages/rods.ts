@@ -17,14 +17,14 @@ class RodScene extends Phaser.Scene {
     const soft = this.soft.configure({ pixelsPerMetre: 100, originX: 0, originY: HEIGHT });
     soft.add.bounds();
     // cantilever: stiff rod pinned at its left end; a second pinned particle clamps the angle
-    const cantilever = soft.add.rope([60, 120, 330, 120], { segments: 14, bending: 0.6, stretch: 2000, pinStart: true, width: 12, linearDensity: 2 });
+    const cantilever = soft.add.rope([60, 120, 330, 120], { segments: 14, bending: 6, stretch: 2e4, pinStart: true, width: 12, linearDensity: 2 });
     const P = soft.world.world.c.Particle;
     P.fixed[cantilever.particles[1]!] = 1;
     // limp rope between two pins
     soft.add.rope([380, 80, 560, 80], { segments: 20, bending: 0.002, stretch: 800, pinStart: true, pinEnd: true, width: 8 });
     // coil spring: rod whose rest shape is a helix seen from the side; top pinned, a weight at the bottom
     const coil = soft.add.rope(coilPoints(680, 40, 34, 28, 7, 16), {
-      bending: 0.4, stretch: 3000, pinStart: true, width: 6, linearDensity: 1.5, tint: 0xd0d6e0,
+      bending: 4, stretch: 3e4, pinStart: true, width: 6, linearDensity: 1.5, tint: 0xd0d6e0,
     });
     P.m[coil.particles[coil.particles.length - 1]!] = 0.6;
     soft.add.circle(200, 420, 40);

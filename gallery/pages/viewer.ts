@@ -39,6 +39,12 @@ class ViewerScene extends Phaser.Scene {
     const span = Math.max(maxX - minX, (maxY - minY) * 1.6, 1e-3);
     const ppm = (WIDTH * 0.5) / span;
     soft.configure({ pixelsPerMetre: ppm, originX: WIDTH / 2 - ((minX + maxX) / 2) * ppm, originY: HEIGHT / 2 + ((minY + maxY) / 2) * ppm });
+    const grid = this.add.graphics().setDepth(-10);
+    grid.fillStyle(0x252c3d, 1);
+    grid.fillRect(0, 0, WIDTH, HEIGHT);
+    grid.lineStyle(1, 0x323b52, 1);
+    for (let x = 0; x <= WIDTH; x += 40) grid.lineBetween(x, 0, x, HEIGHT);
+    for (let y = 0; y <= HEIGHT; y += 40) grid.lineBetween(0, y, WIDTH, y);
     this.add.text(10, 8, chosen, { fontFamily: 'monospace', fontSize: '14px', color: '#e6e9ef' });
     controls(this);
     instrument(this, () => this.body);
