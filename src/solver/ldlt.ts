@@ -417,6 +417,11 @@ export class SparseLDLT {
     const invD = this.invD;
     const w = this.y;
     for (let k = 0; k < n; k++) w[k] = b[perm[k]];
+    if (this.paired) {
+      this.solvePaired(w);
+      for (let k = 0; k < n; k++) x[perm[k]] = w[k];
+      return;
+    }
     // L w = b
     for (let j = 0; j < n; j++) {
       const wj = w[j];
@@ -433,6 +438,77 @@ export class SparseLDLT {
       w[j] = s;
     }
     for (let k = 0; k < n; k++) x[perm[k]] = w[k];
+  }
+
+  /**
+   * The triangular solves of solve() on 2x2 node blocks (see `paired`): rows of
+   * every column come in pairs (2K, 2K+1), so one row index serves two (L w)
+   * or four (Lᵀ w) multiply-adds. Same operations in the same order per entry
+   * as the scalar loops, so the result is bit-for-bit identical.
+   */
+  private solvePaired(w: Float64Array): void {
+    const n = this.n;
+    const Lp = this.Lp;
+    const Li = this.Li;
+    const Lx = this.Lx;
+    const invD = this.invD;
+    // L w = b: columns j0 = 2J, j1 = 2J+1 together; column j0 = [j1] + rows of column j1
+    for (let j0 = 0; j0 < n; j0 += 2) {
+      const j1 = j0 + 1;
+      const p0 = Lp[j0];
+      const p1 = Lp[j1];
+      const q1 = Lp[j1 + 1];
+      const w0 = w[j0];
+      let w1 = w[j1];
+      if (w0 !== 0) w1 -= Lx[p0] * w0;
+      w[j1] = w1;
+      const off = p1 - p0 - 1;
+      if (w0 !== 0 && w1 !== 0) {
+        for (let q = p1; q < q1; q += 2) {
+          const i = Li[q];
+          const r = q - off; // same rows in column j0
+          w[i] = w[i] - Lx[r] * w0 - Lx[q] * w1;
+          w[i + 1] = w[i + 1] - Lx[r + 1] * w0 - Lx[q + 1] * w1;
+        }
+      } else if (w0 !== 0) {
+        for (let q = p1; q < q1; q += 2) {
+          const i = Li[q];
+          const r = q - off;
+          w[i] -= Lx[r] * w0;
+          w[i + 1] -= Lx[r + 1] * w0;
+        }
+      } else if (w1 !== 0) {
+        for (let q = p1; q < q1; q += 2) {
+          const i = Li[q];
+          w[i] -= Lx[q] * w1;
+          w[i + 1] -= Lx[q + 1] * w1;
+        }
+      }
+    }
+    // D, then Lᵀ: column j1 first, then j0 (which starts with row j1)
+    for (let j0 = n - 2; j0 >= 0; j0 -= 2) {
+      const j1 = j0 + 1;
+      const p0 = Lp[j0];
+      const p1 = Lp[j1];
+      const q1 = Lp[j1 + 1];
+      const off = p1 - p0 - 1;
+      let s1 = w[j1] * invD[j1];
+      for (let q = p1; q < q1; q += 2) {
+        const i = Li[q];
+        s1 -= Lx[q] * w[i];
+        s1 -= Lx[q + 1] * w[i + 1];
+      }
+      w[j1] = s1;
+      let s0 = w[j0] * invD[j0];
+      s0 -= Lx[p0] * s1;
+      for (let q = p1; q < q1; q += 2) {
+        const i = Li[q];
+        const r = q - off;
+        s0 -= Lx[r] * w[i];
+        s0 -= Lx[r + 1] * w[i + 1];
+      }
+      w[j0] = s0;
+    }
   }
 
   /** Sylvester inertia of A read off D (valid after a successful factor()). */
