@@ -7,6 +7,7 @@ import {
   cstRest, MAT_FOSSSIM, MAT_STVK, MAT_NEOHOOKEAN, MAT_COROTATIONAL, NH_J_MIN, EIG,
   triangleEnergy, triangleGradient, triangleHessian, triangleProjectedHessian, triangleJ,
 } from '../src/elements';
+import { STVK_SIGMA_MIN, lameMu, lameLambda, triangleSingularValues } from '../src/elements/materials';
 import { fdGradient, fdJacobian, mulberry32, relErr } from './elements-helpers';
 
 const PHYS = [MAT_STVK, MAT_NEOHOOKEAN, MAT_COROTATIONAL] as const;
@@ -55,6 +56,27 @@ const HP = (m: number, t: Tri, x: Float64Array) => {
   return out;
 };
 const J = (t: Tri, x: Float64Array) => triangleJ(x[0]!, x[1]!, x[2]!, x[3]!, x[4]!, x[5]!, ...t.b);
+const SIGV = new Float64Array(2);
+/** Signed singular values (s0 ≥ |s1|, s1 < 0 iff inverted). */
+const SIG = (t: Tri, x: Float64Array): [number, number] => {
+  triangleSingularValues(x[0]!, x[1]!, x[2]!, x[3]!, x[4]!, x[5]!, ...t.b, SIGV, 0);
+  return [SIGV[0]!, SIGV[1]!];
+};
+/**
+ * StVK is C¹ (not C²) where a signed singular value crosses σ*, and not differentiable at
+ * s0 + s1 = 0 (the reflection convention switches); FD checks keep off both.
+ */
+const stvkKink = (t: Tri, x: Float64Array) => {
+  const [s0, s1] = SIG(t, x);
+  return Math.abs(s0 - STVK_SIGMA_MIN) < 0.01 || Math.abs(s1 - STVK_SIGMA_MIN) < 0.01 || s0 + s1 < 0.05;
+};
+/** Independent reference: ψ = μ/4 Σ g(sᵢ)² + λ/8 (Σ g(sᵢ))², g(σ) = σ² − 1 above σ*, linear below. */
+const stvkRef = (s0: number, s1: number, mu: number, lam: number) => {
+  const e = STVK_SIGMA_MIN;
+  const g = (s: number) => (s >= e ? s * s - 1 : e * e - 1 + 2 * e * (s - e));
+  const g0 = g(s0), g1 = g(s1);
+  return (mu / 4) * (g0 * g0 + g1 * g1) + (lam / 8) * (g0 + g1) ** 2;
+};
 
 /** Smallest eigenvalue of a symmetric 6×6 by Jacobi rotations (test-only). */
 function minEig(A: Float64Array): number {
@@ -101,6 +123,7 @@ describe('hyperelastic triangle kernels', () => {
         const j = J(t, x);
         // away from singular configs (NH guard kink at J = NH_J_MIN is C² but not C³; keep off it)
         if (Math.abs(j) < 0.05 || Math.abs(j - NH_J_MIN) < 0.02) continue;
+        if (m === MAT_STVK && stvkKink(t, x)) continue;
         checked++;
         const g = new Float64Array(6);
         G(m, t)(x, g);
@@ -129,7 +152,8 @@ describe('hyperelastic triangle kernels', () => {
         x[5] = x[1]! + 2 * d * ey - py;
         const j = J(t, x);
         if (!(j < -0.05)) continue;
-        // corotational is singular where f00 + f11 = f10 − f01 = 0 (r = 0); skip near it
+        // corotational and stvk are singular where f00 + f11 = f10 − f01 = 0 (r = s0 + s1 = 0); skip near it
+        if (m === MAT_STVK && stvkKink(t, x)) continue;
         checked++;
         const g = new Float64Array(6);
         G(m, t)(x, g);
@@ -214,15 +238,103 @@ describe('hyperelastic triangle kernels', () => {
     }
   });
 
-  it('FOSSSim CST energy equals StVK with Young modulus 4E', () => {
+  it('FOSSSim CST energy equals StVK with Young modulus 4E wherever both signed singular values are >= sigma*', () => {
     const rnd = mulberry32(450);
-    for (let trial = 0; trial < 10; trial++) {
+    let same = 0, differ = 0;
+    for (let trial = 0; trial < 200; trial++) {
       const t = randomTri(rnd);
-      const x = deform(t, rnd, 0.3);
+      const x = deform(t, rnd, trial % 2 === 0 ? 0.3 : 0.8);
       const a = triangleEnergy(MAT_FOSSSIM, x[0]!, x[1]!, x[2]!, x[3]!, x[4]!, x[5]!, E, NU, t.area, ...t.b);
       const b = triangleEnergy(MAT_STVK, x[0]!, x[1]!, x[2]!, x[3]!, x[4]!, x[5]!, 4 * E, NU, t.area, ...t.b);
-      expect(Math.abs(a - b)).toBeLessThan(1e-9 * Math.max(1, Math.abs(b)));
+      const [s0, s1] = SIG(t, x);
+      // the inversion-safe StVK energy is the σ-formula everywhere (independent reference)
+      const ref = t.area * stvkRef(s0, s1, lameMu(4 * E, NU), lameLambda(4 * E, NU));
+      expect(Math.abs(b - ref)).toBeLessThan(1e-9 * Math.max(1, Math.abs(ref)));
+      if (s1 >= STVK_SIGMA_MIN) {
+        same++;
+        expect(Math.abs(a - b)).toBeLessThan(1e-9 * Math.max(1, Math.abs(b)));
+      } else if (s1 < STVK_SIGMA_MIN - 0.05) {
+        differ++;
+        expect(Math.abs(a - b)).toBeGreaterThan(1e-6 * Math.max(1, Math.abs(b)));
+      }
     }
+    expect(same).toBeGreaterThan(20);
+    expect(differ).toBeGreaterThan(20);
+  });
+
+  it('stvk: FD checks in every regime of the signed singular values (both >= sigma*, mixed, both below, inverted)', () => {
+    const rnd = mulberry32(460);
+    const seen = { above: 0, mixed: 0, below: 0, inverted: 0 };
+    for (let trial = 0; trial < 400; trial++) {
+      const t = randomTri(rnd);
+      // random F = R(θ) diag(a, b) R(φ) applied to the rest shape
+      const a = 0.05 + 1.5 * rnd(), b = (2 * rnd() - 1) * a;
+      const th = 2 * Math.PI * rnd(), ph = 2 * Math.PI * rnd();
+      const c1 = Math.cos(th), s1_ = Math.sin(th), c2 = Math.cos(ph), s2 = Math.sin(ph);
+      // F = R1 diag(a, b) R2
+      const f00 = c1 * a * c2 - s1_ * b * s2, f01 = -c1 * a * s2 - s1_ * b * c2;
+      const f10 = s1_ * a * c2 + c1 * b * s2, f11 = -s1_ * a * s2 + c1 * b * c2;
+      const x = new Float64Array(6);
+      for (let n = 0; n < 3; n++) {
+        const X = t.rest[2 * n]!, Y = t.rest[2 * n + 1]!;
+        x[2 * n] = f00 * X + f01 * Y + 0.4;
+        x[2 * n + 1] = f10 * X + f11 * Y - 0.1;
+      }
+      if (stvkKink(t, x)) continue;
+      const [s0, s1] = SIG(t, x);
+      expect(Math.abs(s0 - a)).toBeLessThan(1e-9);
+      expect(Math.abs(s1 - b)).toBeLessThan(1e-9);
+      if (s1 < 0) seen.inverted++;
+      else if (s1 >= STVK_SIGMA_MIN) seen.above++;
+      else if (s0 >= STVK_SIGMA_MIN) seen.mixed++;
+      else seen.below++;
+      const g = new Float64Array(6);
+      G(MAT_STVK, t)(x, g);
+      expect(relErr(g, fdGradient(W(MAT_STVK, t), x, 1e-6))).toBeLessThan(1e-6);
+      expect(relErr(H(MAT_STVK, t, x), fdJacobian(G(MAT_STVK, t), 6, x, 1e-6))).toBeLessThan(1e-6);
+      // the projection is PSD in every regime
+      const hp = HP(MAT_STVK, t, x);
+      expect(minEig(hp)).toBeGreaterThan(-1e-10 * norm(hp));
+    }
+    for (const v of Object.values(seen)) expect(v).toBeGreaterThan(10);
+  });
+
+  it('stvk: C1 at sigma*, and the uniaxial force is strictly monotone from -0.95 to 1.5 (no collapse, inverted pushes back)', () => {
+    const out = new Float64Array(5);
+    const area = cstRest(0, 0, 1, 0, 0, 1, out);
+    const t: Tri = { rest: new Float64Array([0, 0, 1, 0, 0, 1]), area, b: [out[1]!, out[2]!, out[3]!, out[4]!] };
+    // F = diag(1, y): the y-force on vertex 3 is dW/dy
+    const fy = (m: number, y: number) => {
+      const g = new Float64Array(6);
+      G(m, t)(new Float64Array([0, 0, 1, 0, 0, y]), g);
+      return g[5]!;
+    };
+    const e = STVK_SIGMA_MIN;
+    // across σ* the energy changes by 2δ·force (no jump) and the force is continuous (C¹)
+    const d = 1e-7, dW = W(MAT_STVK, t)(new Float64Array([0, 0, 1, 0, 0, e + d])) - W(MAT_STVK, t)(new Float64Array([0, 0, 1, 0, 0, e - d]));
+    expect(Math.abs(dW - 2 * d * fy(MAT_STVK, e))).toBeLessThan(1e-4 * Math.abs(2 * d * fy(MAT_STVK, e)));
+    expect(Math.abs(fy(MAT_STVK, e + 1e-9) - fy(MAT_STVK, e - 1e-9))).toBeLessThan(1e-6 * Math.abs(fy(MAT_STVK, e)));
+    let prev = -Infinity;
+    for (let k = 0; k <= 245; k++) {
+      const y = -0.95 + 0.01 * k;
+      const f = fy(MAT_STVK, y);
+      expect(f).toBeGreaterThan(prev);
+      if (y < 1 - 1e-9) expect(f).toBeLessThan(0); // pushes towards y = 1
+      prev = f;
+      // exactly StVK (FOSSSim with E/4) above σ*
+      if (y >= e) expect(Math.abs(f - fy(MAT_FOSSSIM, y) / 4)).toBeLessThan(1e-9 * E);
+    }
+    // plain StVK (FOSSSim's CST) has no restoring force at y = 0 and pushes an inverted triangle further
+    expect(Math.abs(fy(MAT_FOSSSIM, 0))).toBeLessThan(1e-12);
+    expect(fy(MAT_FOSSSIM, -0.5)).toBeGreaterThan(0);
+    expect(fy(MAT_STVK, -0.5)).toBeLessThan(-0.5 * lameMu(E, NU));
+    // the mirrored rest shape is a rest state of plain StVK but not of the inversion-safe one
+    const mirrored = new Float64Array([0, 0, 1, 0, 0, -1]);
+    const gf = new Float64Array(6), gs = new Float64Array(6);
+    G(MAT_FOSSSIM, t)(mirrored, gf);
+    G(MAT_STVK, t)(mirrored, gs);
+    expect(norm(gf)).toBeLessThan(1e-9 * E);
+    expect(norm(gs)).toBeGreaterThan(0.1 * E * area);
   });
 
   for (const m of ALL) {
@@ -268,9 +380,8 @@ describe('hyperelastic triangle kernels', () => {
         const h = H(m, t, x), hp = HP(m, t, x);
         expect(Number.isFinite(w)).toBe(true);
         for (const v of [...g, ...h, ...hp]) expect(Number.isFinite(v)).toBe(true);
-        // force on vertex 3 is −g: it must point up (+y), restoring positive area. StVK only does
-        // so while J > 0: its energy is reflection-invariant (documented; not inversion-safe).
-        if (m !== MAT_STVK || y3 > 0) expect(-g[5]!).toBeGreaterThan(0);
+        // force on vertex 3 is −g: it must point up (+y), restoring positive area
+        expect(-g[5]!).toBeGreaterThan(0);
       }
       // fully collapsed to a point: still finite
       const x0 = new Float64Array(6);

@@ -6,7 +6,10 @@
  *
  * Material ids (Triangle.material, the 8th triangle parameter):
  *   0 MAT_FOSSSIM       FOSSSim CST (src/elements/cst.ts), exactly as before;
- *   1 MAT_STVK          Saint Venant–Kirchhoff, E = ½(FᵀF − I), ψ = μ E:E + λ/2 tr(E)²;
+ *   1 MAT_STVK          Saint Venant–Kirchhoff, E = ½(FᵀF − I), ψ = μ E:E + λ/2 tr(E)², made
+ *                       inversion-safe (Irving, Teran, Fedkiw 2004): on the signed singular values
+ *                       ψ = μ/4 Σ g(σᵢ)² + λ/8 (Σ g(σᵢ))², g(σ) = σ² − 1 for σ ≥ STVK_SIGMA_MIN
+ *                       (exactly StVK) and its C¹ linear continuation below (not even in σ);
  *   2 MAT_NEOHOOKEAN    ψ = C (tr(FᵀF) g(J) − 2) + D (J − 1)², g(J) = 1/J for J ≥ NH_J_MIN and
  *                       its C² quadratic Taylor extension below (inversion-safe);
  *   3 MAT_COROTATIONAL  ψ = μ Σ(sᵢ − 1)² + λ/2 (s0 + s1 − 2)² on the signed principal stretches
@@ -35,6 +38,15 @@ export type MaterialName = (typeof MATERIAL_NAMES)[number];
 /** Below this J the Neo-Hookean 1/J is replaced by its C² quadratic extension. */
 export const NH_J_MIN = 0.1;
 
+/**
+ * Below this signed singular value StVK's g(σ) = σ² − 1 is continued linearly (C¹):
+ * g(σ) = σ*² − 1 + 2σ*(σ − σ*). 0.6 > 1/√3 (where StVK's uniaxial stress peaks), so the uniaxial
+ * stress is monotone; states with both σᵢ ≥ 0.6 are exactly StVK.
+ */
+export const STVK_SIGMA_MIN = 0.6;
+/** Internal id: StVK without the inversion treatment (FOSSSim's CST projection). */
+const MAT_STVK_PURE = -1;
+
 const FF = new Float64Array(4); // f
 const PF = new Float64Array(4); // dψ/df
 const HF = new Float64Array(16); // d²ψ/df² row-major
@@ -43,6 +55,8 @@ const V1 = new Float64Array(4);
 const V2 = new Float64Array(4);
 // signed SVD: uc, us, vc, vs, s0, s1
 const SV = new Float64Array(6);
+// isotropic eigensystem in (s0, s1): ψ0, ψ1, λ_twist, λ_flip, ψ00, ψ01, ψ11
+const EV = new Float64Array(7);
 
 /** μ, λ (plane stress) from Young's modulus and Poisson's ratio. */
 export function lameMu(E: number, nu: number): number {
@@ -96,6 +110,8 @@ function psi(mat: number, mu: number, lam: number): number {
   const f0 = FF[0]!, f1 = FF[1]!, f2 = FF[2]!, f3 = FF[3]!;
   const I2 = f0 * f0 + f1 * f1 + f2 * f2 + f3 * f3;
   if (mat === MAT_STVK) {
+    signedSvd();
+    if (!(SV[5]! >= STVK_SIGMA_MIN)) return stvkSigmaEnergy(SV[4]!, SV[5]!, mu, lam, STVK_SIGMA_MIN);
     const e00 = 0.5 * (f0 * f0 + f1 * f1 - 1), e11 = 0.5 * (f2 * f2 + f3 * f3 - 1), e01 = 0.5 * (f0 * f2 + f1 * f3);
     const tr = e00 + e11;
     return mu * (e00 * e00 + e11 * e11 + 2 * e01 * e01) + 0.5 * lam * tr * tr;
@@ -115,6 +131,16 @@ function psi(mat: number, mu: number, lam: number): number {
 function stress(mat: number, mu: number, lam: number, hess: boolean): void {
   const f0 = FF[0]!, f1 = FF[1]!, f2 = FF[2]!, f3 = FF[3]!;
   if (mat === MAT_STVK) {
+    signedSvd();
+    if (!(SV[5]! >= STVK_SIGMA_MIN)) {
+      // compressed below σ* or inverted: through the signed SVD, P = U diag(ψ0, ψ1) Vᵀ,
+      // ∂²ψ/∂f² = the unclamped eigensystem (exact)
+      stvkSigma(SV[4]!, SV[5]!, mu, lam, STVK_SIGMA_MIN);
+      mode(EV[0]!, 0, 0, EV[1]!);
+      PF[0] = Q[0]!; PF[1] = Q[1]!; PF[2] = Q[2]!; PF[3] = Q[3]!;
+      if (hess) assembleEigen(EV[2]!, EV[3]!, EV[4]!, EV[5]!, EV[6]!, false);
+      return;
+    }
     const uu = f0 * f0 + f1 * f1, ww = f2 * f2 + f3 * f3, uw = f0 * f2 + f1 * f3;
     const tr = 0.5 * (uu + ww - 2);
     const s00 = mu * (uu - 1) + lam * tr;
@@ -206,6 +232,61 @@ function symFill(): void {
   HF[12] = HF[3]!; HF[13] = HF[7]!; HF[14] = HF[11]!;
 }
 
+// ---- inversion-safe StVK on signed singular values ------------------------------
+
+function stvkG(s: number, smin: number): number {
+  return s >= smin ? s * s - 1 : smin * smin - 1 + 2 * smin * (s - smin);
+}
+
+/** ψ = μ/4 (g0² + g1²) + λ/8 (g0 + g1)². */
+function stvkSigmaEnergy(s0: number, s1: number, mu: number, lam: number, smin: number): number {
+  const g0 = stvkG(s0, smin), g1 = stvkG(s1, smin), S = g0 + g1;
+  return 0.25 * mu * (g0 * g0 + g1 * g1) + 0.125 * lam * S * S;
+}
+
+/**
+ * EV = (ψ0, ψ1, λ_twist, λ_flip, ψ00, ψ01, ψ11) of ψ(s0, s1) = μ/4 Σ g(sᵢ)² + λ/8 (Σ g(sᵢ))²,
+ * s0 ≥ |s1|. With τᵢ = μ/2 gᵢ + λ/4 (g0 + g1): ψᵢ = g′ᵢ τᵢ, ψᵢᵢ = g″ᵢ τᵢ + (μ/2 + λ/4) g′ᵢ²,
+ * ψ01 = λ/4 g′0 g′1; λ_flip = (ψ0 − ψ1)/(s0 − s1) and, when both sᵢ ≥ σ*, λ_twist =
+ * (ψ0 + ψ1)/(s0 + s1) in division-free form (divided differences of g, g′ per regime).
+ * smin = −∞ gives plain StVK everywhere.
+ */
+function stvkSigma(s0: number, s1: number, mu: number, lam: number, smin: number): void {
+  const in0 = s0 >= smin, in1 = s1 >= smin; // s0 ≥ s1, so in1 implies in0
+  const g0 = stvkG(s0, smin), g1 = stvkG(s1, smin), S = g0 + g1;
+  const d0 = in0 ? 2 * s0 : 2 * smin, d1 = in1 ? 2 * s1 : 2 * smin; // g′
+  const t0 = 0.5 * mu * g0 + 0.25 * lam * S, t1 = 0.5 * mu * g1 + 0.25 * lam * S;
+  const T = t0 + t1, k = 0.5 * mu + 0.25 * lam;
+  EV[0] = d0 * t0;
+  EV[1] = d1 * t1;
+  // divided differences (g0 − g1)/(s0 − s1) and (g′0 − g′1)/(s0 − s1)
+  let dg: number, ddg: number;
+  if (in1) {
+    dg = s0 + s1;
+    ddg = 2;
+  } else if (!in0) {
+    dg = 2 * smin;
+    ddg = 0;
+  } else {
+    const den = s0 - s1; // ≥ s0 − σ* ≥ 0 and > σ* − s1 > 0
+    dg = ((s0 - smin) * (s0 + smin) + 2 * smin * (smin - s1)) / den;
+    ddg = (2 * (s0 - smin)) / den;
+  }
+  // ψ0 ± ψ1 = ½(g′0 ± g′1) T + μ/4 (g′0 ∓ g′1)(g0 − g1)
+  EV[3] = 0.5 * ddg * T + 0.25 * mu * (d0 + d1) * dg;
+  if (in1) {
+    EV[2] = T + 0.5 * mu * (s0 - s1) * (s0 - s1);
+  } else {
+    // not smooth at s0 + s1 = 0 (the reflection convention switches there), as corotational
+    let r = s0 + s1;
+    if (!(r > 1e-12)) r = 1e-12;
+    EV[2] = (EV[0]! + EV[1]!) / r;
+  }
+  EV[4] = (in0 ? 2 * t0 : 0) + k * d0 * d0;
+  EV[5] = 0.25 * lam * d0 * d1;
+  EV[6] = (in1 ? 2 * t1 : 0) + k * d1 * d1;
+}
+
 // ---- signed SVD and the analytic eigensystem -----------------------------------
 
 /**
@@ -260,8 +341,8 @@ function mode(m00: number, m01: number, m10: number, m11: number): void {
   Q[3] = a10 * vs + a11 * vc;
 }
 
-function addMode(lam: number): void {
-  if (!(lam > 0)) return;
+function addMode(lam: number, clamp: boolean): void {
+  if (clamp ? !(lam > 0) : lam === 0) return;
   for (let i = 0; i < 4; i++) {
     const qi = lam * Q[i]!;
     for (let j = 0; j < 4; j++) HF[i * 4 + j] = HF[i * 4 + j]! + qi * Q[j]!;
@@ -277,13 +358,13 @@ function projectedStress(mat: number, mu: number, lam: number): void {
   signedSvd();
   const s0 = SV[4]!, s1 = SV[5]!;
   let lt: number, lf: number, h00: number, h01: number, h11: number;
-  if (mat === MAT_STVK) {
-    const sp = 0.5 * lam * (s0 * s0 + s1 * s1 - 2);
-    lt = mu * (s0 * s0 - s0 * s1 + s1 * s1 - 1) + sp;
-    lf = mu * (s0 * s0 + s0 * s1 + s1 * s1 - 1) + sp;
-    h00 = mu * (3 * s0 * s0 - 1) + sp + lam * s0 * s0;
-    h11 = mu * (3 * s1 * s1 - 1) + sp + lam * s1 * s1;
-    h01 = lam * s0 * s1;
+  if (mat === MAT_STVK || mat === MAT_STVK_PURE) {
+    stvkSigma(s0, s1, mu, lam, mat === MAT_STVK ? STVK_SIGMA_MIN : -Infinity);
+    lt = EV[2]!;
+    lf = EV[3]!;
+    h00 = EV[4]!;
+    h01 = EV[5]!;
+    h11 = EV[6]!;
   } else if (mat === MAT_NEOHOOKEAN) {
     const C = 0.5 * mu, D = 0.5 * (mu + lam);
     const J = s0 * s1, I2 = s0 * s0 + s1 * s1;
@@ -303,6 +384,14 @@ function projectedStress(mat: number, mu: number, lam: number): void {
     h11 = 2 * mu + lam;
     h01 = lam;
   }
+  assembleEigen(lt, lf, h00, h01, h11, true);
+}
+
+/**
+ * HF = Σ λₖ qₖ qₖᵀ over twist, flip and the two scaling modes of the current SV (with clamp,
+ * negative λₖ are dropped and the eigenvalues are written to EIG).
+ */
+function assembleEigen(lt: number, lf: number, h00: number, h01: number, h11: number, clamp: boolean): void {
   // 2×2 scaling block eigen-decomposition
   const m = 0.5 * (h00 + h11), d = 0.5 * (h00 - h11);
   const hh = Math.sqrt(d * d + h01 * h01);
@@ -316,17 +405,19 @@ function projectedStress(mat: number, mu: number, lam: number): void {
       ec = h01 / (2 * hh * es);
     }
   }
-  EIG[0] = lt; EIG[1] = lf; EIG[2] = m + hh; EIG[3] = m - hh;
+  if (clamp) {
+    EIG[0] = lt; EIG[1] = lf; EIG[2] = m + hh; EIG[3] = m - hh;
+  }
   HF.fill(0);
   const q = Math.SQRT1_2;
   mode(0, -q, q, 0);
-  addMode(lt);
+  addMode(lt, clamp);
   mode(0, q, q, 0);
-  addMode(lf);
+  addMode(lf, clamp);
   mode(ec, 0, 0, es);
-  addMode(m + hh);
+  addMode(m + hh, clamp);
   mode(-es, 0, 0, ec);
-  addMode(m - hh);
+  addMode(m - hh, clamp);
 }
 
 // ---- mapping through dF/dx -------------------------------------------------------
@@ -422,12 +513,24 @@ export function triangleProjectedHessian(
 ): void {
   let m = mat, Ey = E;
   if (mat === MAT_FOSSSIM) {
-    m = MAT_STVK;
+    m = MAT_STVK_PURE;
     Ey = 4 * E;
   }
   defGrad(x1, y1, x2, y2, x3, y3, b00, b01, b10, b11);
   projectedStress(m, lameMu(Ey, nu), lameLambda(Ey, nu));
   mapHessian(area, b00, b01, b10, b11, out, o);
+}
+
+/** Signed singular values (s0 ≥ |s1|, s1 < 0 iff J < 0) of F, written to out[o], out[o + 1]. */
+export function triangleSingularValues(
+  x1: number, y1: number, x2: number, y2: number, x3: number, y3: number,
+  b00: number, b01: number, b10: number, b11: number,
+  out: Float64Array, o: number,
+): void {
+  defGrad(x1, y1, x2, y2, x3, y3, b00, b01, b10, b11);
+  signedSvd();
+  out[o] = SV[4]!;
+  out[o + 1] = SV[5]!;
 }
 
 /** Material id from its name, or −1. */
