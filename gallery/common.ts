@@ -15,6 +15,8 @@ interface Hooks {
   /** Page pixels per game pixel (canvas scaling). */
   scale(): number;
   stats(): ReturnType<ElasticaPlugin['stats']['valueOf']>;
+  /** The renderer Phaser chose ('webgl', or 'canvas' with ?renderer=canvas). */
+  renderer(): 'webgl' | 'canvas';
 }
 
 /** Stats line (ms per step, step rate, triangles) under the canvas, and the window.__elastica test hooks. */
@@ -47,6 +49,7 @@ export function instrument(scene: Phaser.Scene, dragBody: () => SoftBody | null,
       return { x: r.left + best.x * s, y: r.top + best.y * s };
     },
     stats: () => scene.soft.stats,
+    renderer: () => (scene.game.renderer.type === Phaser.WEBGL ? 'webgl' : 'canvas'),
   };
   scene.events.on('render', () => {
     frames++;
@@ -58,9 +61,15 @@ export function instrument(scene: Phaser.Scene, dragBody: () => SoftBody | null,
   });
 }
 
+/** `?renderer=canvas` forces Phaser's Canvas renderer (flat-shaded fallback views); `?renderer=webgl` forces WebGL. */
+export function rendererType(search = location.search): number {
+  const r = new URLSearchParams(search).get('renderer');
+  return r === 'canvas' ? Phaser.CANVAS : r === 'webgl' ? Phaser.WEBGL : Phaser.AUTO;
+}
+
 export function startGame(scene: Phaser.Types.Scenes.SceneType, background = '#1d2330'): Phaser.Game {
   return new Phaser.Game({
-    type: Phaser.AUTO,
+    type: rendererType(),
     parent: 'game',
     width: WIDTH,
     height: HEIGHT,

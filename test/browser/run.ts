@@ -43,6 +43,7 @@ type Hooks = {
   centroid(): { x: number; y: number } | null;
   dragTarget(): { x: number; y: number } | null;
   scale(): number;
+  renderer(): 'webgl' | 'canvas';
 };
 
 const MIME: Record<string, string> = {
@@ -83,16 +84,30 @@ function serve(root: string): Promise<{ server: Server; base: string }> {
   });
 }
 
-export async function buildGallery(): Promise<string> {
+/**
+ * Builds the gallery into `outDir` (default: a fresh private temp dir). Never the shared site/: several
+ * test runs in one working tree (engineers, CI shards) each rebuild with emptyOutDir, and a run serving
+ * site/ while another empties it saw 404s for its pages (the flake: index 0 % drawn, four errors).
+ */
+export async function buildGallery(outDir = mkdtempSync(join(tmpdir(), 'elastica-site-'))): Promise<string> {
   const { build } = await import('vite');
-  await build({ configFile: join(repo, 'vite.config.ts'), logLevel: 'warn' });
-  return join(repo, 'site');
+  await build({ configFile: join(repo, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  return outDir;
+}
+
+interface Target {
+  name: string;
+  path: string;
+  /** The page must show a non-blank <canvas> and the window.__elastica hooks. */
+  canvas: boolean;
+  /** Also check motion between sim time 0.5 s and 2 s and a scripted pointer drag. */
+  interact: boolean;
 }
 
 export interface RunOptions {
   build?: boolean;
   outDir?: string;
-  /** Per-page time limit for the page to report ready, ms. */
+  /** Per-page time limit for the page to report ready / reach a sim time, ms (generous: CI may be a loaded 2-core box). */
   timeoutMs?: number;
   log?: (line: string) => void;
 }
@@ -100,11 +115,18 @@ export interface RunOptions {
 export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResult[]> {
   const log = opts.log ?? ((l: string) => console.log(l));
   const outDir = opts.outDir ?? join(repo, 'test-output');
-  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const timeoutMs = opts.timeoutMs ?? 60_000;
   if (!chromiumAvailable()) throw new Error(`Chromium not found at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`);
-  const site = opts.build === false ? join(repo, 'site') : await buildGallery();
+  const privateSite = opts.build !== false;
+  const site = privateSite ? await buildGallery() : join(repo, 'site');
   const pages = JSON.parse(readFileSync(join(repo, 'gallery/pages.json'), 'utf8')) as { name: string }[];
-  const targets = [{ name: 'index', path: '/index.html' }, ...pages.map((p) => ({ name: p.name, path: `/pages/${p.name}.html` }))];
+  // The index is a plain HTML list (no canvas, no hooks): only errors and readiness apply to it.
+  // `jelly-canvas` runs the jelly page on Phaser's Canvas renderer (flat-shaded fallback): errors + not blank.
+  const targets: Target[] = [
+    { name: 'index', path: '/index.html', canvas: false, interact: false },
+    ...pages.map((p) => ({ name: p.name, path: `/pages/${p.name}.html`, canvas: true, interact: true })),
+    { name: 'jelly-canvas', path: '/pages/jelly.html?renderer=canvas', canvas: true, interact: false },
+  ];
   mkdirSync(outDir, { recursive: true });
 
   const { chromium } = await import('playwright-core');
@@ -146,11 +168,16 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
       } catch {
         errors.push(`page did not report ready (window.__elasticaReady) within ${timeoutMs} ms`);
       }
-      const canvas = await page.$('canvas');
+      const canvas = t.canvas ? await page.$('canvas') : null;
       let motion: number | undefined, dragMoved: number | undefined;
       const hasHooks = await page.evaluate(() => '__elastica' in window);
-      if (t.name !== 'index' && !hasHooks) errors.push('page has no window.__elastica hooks');
-      if (canvas && hasHooks) {
+      if (t.canvas && !hasHooks) errors.push('page has no window.__elastica hooks');
+      if (t.canvas && canvas && hasHooks) {
+        const renderer = await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.renderer());
+        const want = t.path.includes('renderer=canvas') ? 'canvas' : 'webgl';
+        if (renderer !== want) errors.push(`renderer is ${renderer}, expected ${want}`);
+      }
+      if (t.interact && canvas && hasHooks) {
         const waitSim = (s: number): Promise<unknown> =>
           page.waitForFunction((s2) => (window as unknown as { __elastica: Hooks }).__elastica.simTime() >= s2, s, { timeout: timeoutMs });
         await waitSim(0.5);
@@ -205,7 +232,7 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
         return { colours: counts.size, inkFraction: (n - top) / n };
       }, shot.toString('base64'));
       const hasCanvas = canvas !== null;
-      if (t.name !== 'index') {
+      if (t.canvas) {
         if (!hasCanvas) errors.push('no <canvas> on the page');
         else if (stats.colours < 4 || stats.inkFraction < 0.02) {
           errors.push(`canvas looks blank: ${stats.colours} colours, ${(stats.inkFraction * 100).toFixed(2)}% non-background`);
@@ -222,6 +249,7 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
     await context.close();
     server.close();
     rmSync(profile, { recursive: true, force: true });
+    if (privateSite) rmSync(site, { recursive: true, force: true });
   }
   return results;
 }
