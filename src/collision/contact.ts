@@ -26,6 +26,8 @@ import type { PhysicsWorld } from '../world';
 import { sincos } from '../math';
 import { SpatialHash } from './hash';
 import { closestAlpha, sweptPointCircle, sweptPointSegment } from './geometry';
+import { ContactPotential } from './implicit';
+import type { SymPattern } from '../solver/pattern';
 
 export const COLLIDER_CIRCLE = 1;
 export const COLLIDER_SEGMENT = 2;
@@ -83,6 +85,28 @@ export class ContactSystem {
   iterations = 4;
   /** Broad-phase cell size (m); 0 = automatic (twice the mean boundary-edge length). */
   cellSize = 0;
+  /**
+   * Game mode with a game-mode implicit integrator: inelastic contacts (COR 0) enter the
+   * Newton solve as penalty + friction potentials (src/collision/implicit.ts); the velocity
+   * filter then only acts on what penetrates deeper than `(1 − filterFraction)` of the radius.
+   * Off by default until body–body contact in the solve works (docs/contact.md, open problems).
+   */
+  implicit = false;
+  /** Penalty stiffness κ = stiffness · m / h² (m: the particle's mass). */
+  stiffness = 1000;
+  /** Friction smoothing velocity ε_v (m/s): static friction lets a contact creep at most this fast. */
+  frictionEpsV = 1e-4;
+  /**
+   * Body–body (particle–edge) contacts in the solve too. Off by default: a 10-jelly
+   * pile with them on ends up interpenetrated (see docs/contact.md, open problem);
+   * body–body contact then stays with the velocity filter.
+   */
+  implicitBodies = false;
+  /** Fraction of the radius the safety filter keeps when contact is in the solve. */
+  filterFraction = 0.5;
+  /** This step's candidate potentials (valid while implicit contact is on). */
+  readonly potential = new ContactPotential();
+  private implicitOn = false;
 
   /** Contacts that started this step, ended this step, and all current ones (valid until the next step). */
   begin: ContactEvent[] = [];
@@ -98,6 +122,9 @@ export class ContactSystem {
   private eidOf: Int32Array = new Int32Array(0);
   /** Particle takes part in body–body contact (not interior to a triangle mesh). */
   private surface: Uint8Array = new Uint8Array(0);
+  /** The other endpoints of the (up to two) boundary edges at each particle, −1 if none. */
+  private nbA: Int32Array = new Int32Array(0);
+  private nbB: Int32Array = new Int32Array(0);
   private nE = 0;
   private ea: Int32Array = new Int32Array(0);
   private eb: Int32Array = new Int32Array(0);
@@ -128,6 +155,8 @@ export class ContactSystem {
   private readonly sc = new Float64Array(4);
   /** Start-of-step velocities: (v − v0)/h is the acceleration the solve applied. */
   private v0: Float64Array = new Float64Array(0);
+  /** Predicted end-of-step positions x + h v (candidate search). */
+  private xp: Float64Array = new Float64Array(0);
   private readonly cand = { buf: new Int32Array(64) };
   private nPairs = 0;
   private pairP: Int32Array = new Int32Array(0);
@@ -152,11 +181,24 @@ export class ContactSystem {
 
   /** Snapshot of the start-of-step positions (called before the solve). */
   snapshot(world: PhysicsWorld): void {
+    const model = world.forceModel();
+    model.contact = null;
+    this.implicitOn = false;
     if (!this.enabled) return;
     this.x0 = growF(this.x0, world.x.length);
     this.x0.set(world.x);
     this.v0 = growF(this.v0, world.v.length);
     this.v0.set(world.v);
+    if (this.mode !== 'game') return;
+    const t = world.topology();
+    if (this.topoRef !== t) this.rebuild(world);
+    this.updateColliders(world);
+    if (this.implicit && world.newton !== 'fosssim' && !t.dense &&
+      (world.integrator === 'implicit-euler' || world.integrator === 'linearized-implicit-euler')) {
+      this.buildCandidates(world);
+      this.implicitOn = true;
+      model.contact = this.potential;
+    }
   }
 
   /** Add local polygon vertices; returns their start index. */
@@ -179,6 +221,8 @@ export class ContactSystem {
     this.bodyOf = new Int32Array(n);
     this.eidOf = Int32Array.from(t.particleEids);
     this.surface = new Uint8Array(n).fill(1);
+    this.nbA = new Int32Array(n).fill(-1);
+    this.nbB = new Int32Array(n).fill(-1);
     let maxR = 0;
     for (let i = 0; i < n; i++) {
       const e = t.particleEids[i]!;
@@ -234,7 +278,13 @@ export class ContactSystem {
     }
     // Interior mesh nodes do not take part in body–body contact.
     const onBoundary = new Uint8Array(n);
-    for (let k = 0; k < ea.length; k++) onBoundary[ea[k]!] = onBoundary[eb[k]!] = 1;
+    for (let k = 0; k < ea.length; k++) {
+      onBoundary[ea[k]!] = onBoundary[eb[k]!] = 1;
+      for (const [u, w] of [[ea[k]!, eb[k]!], [eb[k]!, ea[k]!]] as const) {
+        if (this.nbA[u] === -1) this.nbA[u] = w;
+        else if (this.nbB[u] === -1) this.nbB[u] = w;
+      }
+    }
     for (let i = 0; i < n; i++) this.surface[i] = inMesh[i] === 1 && onBoundary[i] === 0 ? 0 : 1;
     this.nE = ea.length;
     this.ea = Int32Array.from(ea);
@@ -390,7 +440,6 @@ export class ContactSystem {
       this.solveSimple(world);
       return;
     }
-    this.updateColliders(world);
     const x = world.x, x0 = this.x0, n = this.n;
     const nE = this.nE, nS = this.nS, nC = this.nC, nP = this.nP;
     const nItems = nE + nS + nC + nP;
@@ -458,7 +507,7 @@ export class ContactSystem {
         if (item < nE) {
           if (this.surface[i] === 0) continue;
           const a = this.ea[item]!, b = this.eb[item]!;
-          if (a === i || b === i) continue;
+          if (this.adjacent(i, a, b)) continue;
           if (this.invMass[i] === 0 && this.invMass[a] === 0 && this.invMass[b] === 0) continue;
           this.addPair(i, item);
         } else if (this.invMass[i] !== 0) {
@@ -467,8 +516,10 @@ export class ContactSystem {
       }
     }
     // Gauss–Seidel passes: narrow phase on the current state, then response.
-    for (let pass = 0; pass < this.iterations; pass++) {
-      for (let k = 0; k < this.nPairs; k++) this.resolvePair(world, k);
+    // Later passes only revisit the pairs that touched in the first.
+    for (let k = 0; k < this.nPairs; k++) this.resolvePair(world, k);
+    for (let pass = 1; pass < this.iterations; pass++) {
+      for (let k = 0; k < this.nPairs; k++) if (this.pairHit[k] === 1) this.resolvePair(world, k);
     }
     this.collectEvents(world);
   }
@@ -489,6 +540,7 @@ export class ContactSystem {
       this.nx = nx;
       this.ny = ny;
       this.pen = r - d;
+      if (!this.gate(world, k, i, item, r, x[i2]! - d * nx, x[i2 + 1]! - d * ny)) return;
       // Contact point: the foot of the particle on the plane after the correction.
       this.applyStatic(world, k, i, 0, 0, x[i2]! - d * nx, x[i2 + 1]! - d * ny, this.cor, this.friction);
       return;
@@ -498,6 +550,8 @@ export class ContactSystem {
       const a2 = 2 * a, b2 = 2 * b;
       if (!this.narrowSegment(X0, Y0, x[i2]!, x[i2 + 1]!, x0[a2]!, x0[a2 + 1]!, x0[b2]!, x0[b2 + 1]!,
         x[a2]!, x[a2 + 1]!, x[b2]!, x[b2 + 1]!, r + this.eRad[item]!, this.eOneSided[item] === 1)) return;
+      const al = this.alpha;
+      if (!this.gate(world, k, i, item, r + this.eRad[item]!, (1 - al) * x[a2]! + al * x[b2]!, (1 - al) * x[a2 + 1]! + al * x[b2 + 1]!)) return;
       this.respondEdge(world, k, i, a, b);
       return;
     }
@@ -508,6 +562,7 @@ export class ContactSystem {
       const col = this.segCol[s]!;
       const cx = sg[o + 4]! + this.alpha * (sg[o + 6]! - sg[o + 4]!);
       const cy = sg[o + 5]! + this.alpha * (sg[o + 7]! - sg[o + 5]!);
+      if (!this.gate(world, k, i, item, r + this.segRad[s]!, cx, cy)) return;
       this.respondCollider(world, k, i, col, cx, cy);
       return;
     }
@@ -537,6 +592,7 @@ export class ContactSystem {
         if (!(this.pen > 0)) return;
       }
       const col = this.circCol[c]!;
+      if (!this.gate(world, k, i, item, r, ci[o + 2]! + this.nx * ci[o + 4]!, ci[o + 3]! + this.ny * ci[o + 4]!)) return;
       this.respondCollider(world, k, i, col, ci[o + 2]! + this.nx * ci[o + 4]!, ci[o + 3]! + this.ny * ci[o + 4]!);
       return;
     }
@@ -629,6 +685,219 @@ export class ContactSystem {
     }
     this.pen = r - d;
     return true;
+  }
+
+  /**
+   * With contact in the solve, a covered (inelastic) contact within the outer
+   * (1 − filterFraction) of the radius is only recorded (impulse: the penalty's
+   * κ·pen·h); deeper penetration goes to the filter, for the part beyond that band.
+   */
+  private gate(world: PhysicsWorld, k: number, i: number, item: number, rtot: number, cx: number, cy: number): boolean {
+    if (!this.implicitOn || this.corOf(world, item) > 0 || (item >= 0 && item < this.nE && !this.implicitBodies)) return true;
+    const keep = (1 - this.filterFraction) * rtot;
+    if (this.pen > keep) {
+      this.pen -= keep;
+      return true;
+    }
+    const w = this.invMass[i]!;
+    this.record(k, 0, cx, cy);
+    this.pairImp[k] = w > 0 ? (this.stiffness * this.pen) / (w * world.dt) : 0;
+    return false;
+  }
+
+  /** Coefficient of restitution of a pair's surface. */
+  private corOf(world: PhysicsWorld, item: number): number {
+    const nE = this.nE, nS = this.nS, nC = this.nC;
+    if (item < nE) return this.cor;
+    const col = item < nE + nS ? this.segCol[item - nE]! : item < nE + nS + nC ? this.circCol[item - nE - nS]! : this.polyCol[item - nE - nS - nC]!;
+    const c = world.c.Collider.cor[world.colliders[col]!]!;
+    return c >= 0 ? c : this.cor;
+  }
+
+  private frictionOf(world: PhysicsWorld, col: number): number {
+    const f = world.c.Collider.friction[world.colliders[col]!]!;
+    return f >= 0 ? f : this.friction;
+  }
+
+  /** Edge (a, b) is the particle's own boundary edge or one next to it (no self contact there). */
+  private adjacent(i: number, a: number, b: number): boolean {
+    if (a === i || b === i) return true;
+    const p = this.nbA[i]!, q = this.nbB[i]!;
+    return a === p || b === p || a === q || b === q;
+  }
+
+  /**
+   * Contact candidates for the implicit solve: every particle against the half-planes,
+   * colliders and body edges its swept box (start → predicted x + h v, grown by its radius
+   * plus a margin) meets, linearized at the start of the step (src/collision/implicit.ts).
+   */
+  private buildCandidates(world: PhysicsWorld): void {
+    const pot = this.potential;
+    pot.clear();
+    const t = world.topology();
+    const x0 = this.x0, v0 = this.v0, h = world.dt, n = this.n;
+    const nE = this.nE, nS = this.nS, nC = this.nC;
+    const nItems = nE + nS + nC;
+    const ks = this.stiffness / (h * h);
+    const eps = this.frictionEpsV * h;
+    // predicted end positions into xp (reusing the polygon-free scratch)
+    this.xp = growF(this.xp, 2 * n);
+    const xp = this.xp;
+    for (let q = 0; q < 2 * n; q++) xp[q] = x0[q]! + h * v0[q]!;
+    let cell = this.cellSize;
+    if (!(cell > 0)) cell = this.meanEdge > 0 ? 2 * this.meanEdge : Math.max(8 * this.maxRadius, 0.1);
+    const hash = this.hash;
+    hash.begin(nItems, cell);
+    const mr = 2 * this.maxRadius;
+    for (let k = 0; k < nE; k++) {
+      const a = 2 * this.ea[k]!, b = 2 * this.eb[k]!;
+      const r = this.eRad[k]! + mr;
+      hash.setBox(k,
+        Math.min(x0[a]!, x0[b]!, xp[a]!, xp[b]!) - r, Math.min(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!) - r,
+        Math.max(x0[a]!, x0[b]!, xp[a]!, xp[b]!) + r, Math.max(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!) + r);
+    }
+    const sg = this.seg;
+    for (let k = 0; k < nS; k++) {
+      const o = 8 * k, r = this.segRad[k]! + mr;
+      hash.setBox(nE + k,
+        Math.min(sg[o]!, sg[o + 2]!, sg[o + 4]!, sg[o + 6]!) - r, Math.min(sg[o + 1]!, sg[o + 3]!, sg[o + 5]!, sg[o + 7]!) - r,
+        Math.max(sg[o]!, sg[o + 2]!, sg[o + 4]!, sg[o + 6]!) + r, Math.max(sg[o + 1]!, sg[o + 3]!, sg[o + 5]!, sg[o + 7]!) + r);
+    }
+    const ci = this.circ;
+    for (let k = 0; k < nC; k++) {
+      const o = 5 * k, r = ci[o + 4]! + mr;
+      hash.setBox(nE + nS + k,
+        Math.min(ci[o]!, ci[o + 2]!) - r, Math.min(ci[o + 1]!, ci[o + 3]!) - r,
+        Math.max(ci[o]!, ci[o + 2]!) + r, Math.max(ci[o + 1]!, ci[o + 3]!) + r);
+    }
+    hash.build();
+    const H = world.c.Halfplane, hps = world.halfplanes, K = world.c.Collider;
+    const pattern = t.pattern;
+    const mass = t.mass;
+    for (let i = 0; i < n; i++) {
+      const r = this.radius[i]!;
+      const slack = r;
+      const X0 = x0[2 * i]!, Y0 = x0[2 * i + 1]!, X1 = xp[2 * i]!, Y1 = xp[2 * i + 1]!;
+      const mi = this.invMass[i]! > 0 ? mass[2 * i]! : 0;
+      if (mi > 0 && this.cor <= 0) {
+        for (let q = 0; q < hps.length; q++) {
+          const e = hps[q]!;
+          const nx = H.nx[e]!, ny = H.ny[e]!;
+          const c0 = H.px[e]! * nx + H.py[e]! * ny;
+          const d = Math.min(X0 * nx + Y0 * ny, X1 * nx + Y1 * ny) - c0;
+          if (d < r + slack) pot.add(pattern, x0, i, -1, -1, 0, nx, ny, c0, r, ks * mi, this.friction, 0, eps);
+        }
+      }
+      if (nItems === 0) continue;
+      const g = r + slack;
+      const cnt = hash.query(Math.min(X0, X1) - g, Math.min(Y0, Y1) - g, Math.max(X0, X1) + g, Math.max(Y0, Y1) + g, this.cand);
+      const buf = this.cand.buf;
+      for (let a = 1; a < cnt; a++) {
+        const v = buf[a]!;
+        let b = a - 1;
+        while (b >= 0 && buf[b]! > v) {
+          buf[b + 1] = buf[b]!;
+          b--;
+        }
+        buf[b + 1] = v;
+      }
+      for (let c = 0; c < cnt; c++) {
+        const item = buf[c]!;
+        if (item < nE) {
+          if (!this.implicitBodies || this.surface[i] === 0 || this.cor > 0) continue;
+          const a = this.ea[item]!, b = this.eb[item]!;
+          if (this.adjacent(i, a, b)) continue;
+          const m = mi > 0 ? mi : 0.5 * ((this.invMass[a]! > 0 ? mass[2 * a]! : 0) + (this.invMass[b]! > 0 ? mass[2 * b]! : 0));
+          if (!(m > 0)) continue;
+          this.edgeCandidate(pattern, i, a, b, item, r + this.eRad[item]!, slack, ks * m, eps);
+          continue;
+        }
+        if (!(mi > 0)) continue;
+        if (item < nE + nS) {
+          const s = item - nE, o = 8 * s, col = this.segCol[s]!;
+          if (this.corOf(world, item) > 0) continue;
+          const rr = r + this.segRad[s]!;
+          // side and normal from the start pose, closest point on the end pose
+          const ax = sg[o + 4]!, ay = sg[o + 5]!, bx = sg[o + 6]!, by = sg[o + 7]!;
+          const al = closestAlpha(X1, Y1, ax, ay, bx, by);
+          let nx: number, ny: number;
+          if (al > 0 && al < 1) {
+            const ex = bx - ax, ey = by - ay, l = Math.sqrt(ex * ex + ey * ey);
+            const side = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
+            nx = (side >= 0 ? -ey : ey) / l;
+            ny = (side >= 0 ? ex : -ex) / l;
+          } else {
+            const vx = al === 0 ? sg[o]! : sg[o + 2]!, vy = al === 0 ? sg[o + 1]! : sg[o + 3]!;
+            const dx = X0 - vx, dy = Y0 - vy, l = Math.sqrt(dx * dx + dy * dy);
+            if (!(l > 1e-12)) continue;
+            nx = dx / l;
+            ny = dy / l;
+          }
+          const cx = ax + al * (bx - ax), cy = ay + al * (by - ay);
+          const sx = (1 - al) * sg[o]! + al * sg[o + 2]!, sy = (1 - al) * sg[o + 1]! + al * sg[o + 3]!;
+          const c0 = nx * cx + ny * cy;
+          const d0 = nx * (X0 - sx) + ny * (Y0 - sy), d1 = nx * X1 + ny * Y1 - c0;
+          if (Math.min(d0, d1) >= rr + slack) continue;
+          const st = -ny * (cx - sx) + nx * (cy - sy);
+          pot.add(pattern, x0, i, -1, -1, 0, nx, ny, c0, rr, ks * mi, this.frictionOf(world, col), st, eps);
+        } else if (item < nE + nS + nC) {
+          const cc = item - nE - nS, o = 5 * cc, col = this.circCol[cc]!;
+          if (this.corOf(world, item) > 0) continue;
+          const R = ci[o + 4]!, rr = r + R;
+          let nx = X0 - ci[o]!, ny = Y0 - ci[o + 1]!;
+          const l = Math.sqrt(nx * nx + ny * ny);
+          if (l > 1e-12) {
+            nx /= l;
+            ny /= l;
+          } else {
+            nx = 0;
+            ny = 1;
+          }
+          const c0 = nx * ci[o + 2]! + ny * ci[o + 3]!;
+          const d0 = l, d1 = nx * X1 + ny * Y1 - c0;
+          if (Math.min(d0, d1) >= rr + slack) continue;
+          const e = world.colliders[col]!;
+          const st = -ny * (ci[o + 2]! - ci[o]!) + nx * (ci[o + 3]! - ci[o + 1]!) + h * K.omega[e]! * R;
+          pot.add(pattern, x0, i, -1, -1, 0, nx, ny, c0, rr, ks * mi, this.frictionOf(world, col), st, eps);
+        }
+      }
+    }
+  }
+
+  /** Candidate particle i against body edge (a, b), linearized at the predicted state. */
+  private edgeCandidate(pattern: SymPattern, i: number, a: number, b: number, item: number, rr: number, slack: number, kappa: number, eps: number): void {
+    const x0 = this.x0, xp = this.xp;
+    const i2 = 2 * i, a2 = 2 * a, b2 = 2 * b;
+    const oneSided = this.eOneSided[item] === 1;
+    const al = closestAlpha(xp[i2]!, xp[i2 + 1]!, xp[a2]!, xp[a2 + 1]!, xp[b2]!, xp[b2 + 1]!);
+    const ex = x0[b2]! - x0[a2]!, ey = x0[b2 + 1]! - x0[a2 + 1]!, l = Math.sqrt(ex * ex + ey * ey);
+    if (!(l > 0)) return;
+    const ox = ey / l, oy = -ex / l; // outward (right) normal at the start
+    const s0 = (x0[i2]! - x0[a2]!) * ox + (x0[i2 + 1]! - x0[a2 + 1]!) * oy;
+    let nx: number, ny: number;
+    if (al > 0 && al < 1) {
+      if (oneSided) {
+        if (s0 < -rr) return; // already deep inside: not this edge's business
+        nx = ox;
+        ny = oy;
+      } else {
+        nx = s0 >= 0 ? ox : -ox;
+        ny = s0 >= 0 ? oy : -oy;
+      }
+    } else {
+      if (oneSided && al === 1) return; // the vertex is the next boundary edge's a
+      const v2 = al === 0 ? a2 : b2;
+      const dx = x0[i2]! - x0[v2]!, dy = x0[i2 + 1]! - x0[v2 + 1]!, d = Math.sqrt(dx * dx + dy * dy);
+      if (!(d > 1e-12)) return;
+      nx = dx / d;
+      ny = dy / d;
+      if (oneSided && nx * ox + ny * oy < 0 && s0 < 0) return;
+    }
+    const be = 1 - al;
+    const d0 = nx * (x0[i2]! - be * x0[a2]! - al * x0[b2]!) + ny * (x0[i2 + 1]! - be * x0[a2 + 1]! - al * x0[b2 + 1]!);
+    const d1 = nx * (xp[i2]! - be * xp[a2]! - al * xp[b2]!) + ny * (xp[i2 + 1]! - be * xp[a2 + 1]! - al * xp[b2 + 1]!);
+    if (Math.min(d0, d1) >= rr + slack) return;
+    this.potential.add(pattern, x0, i, a, b, al, nx, ny, 0, rr, kappa, this.friction, 0, eps);
   }
 
   private respondCollider(world: PhysicsWorld, k: number, i: number, col: number, cx: number, cy: number): void {

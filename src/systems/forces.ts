@@ -29,6 +29,8 @@ export class ForceModel {
   private readonly h = new Float64Array(36);
   /** Pointer anchors (owned by the world; null: none). */
   anchors: AnchorSet | null = null;
+  /** Contact potential for this step (src/collision/implicit.ts; set by the contact system, null: none). */
+  contact: ContactTerm | null = null;
 
   constructor(t: Topology) {
     this.t = t;
@@ -73,6 +75,7 @@ export class ForceModel {
       }
     }
     if (this.anchors) E += this.anchors.energy(x);
+    if (this.contact) E += this.contact.energy(x);
     return E;
   }
 
@@ -135,6 +138,7 @@ export class ForceModel {
       }
     }
     if (this.anchors) this.anchors.gradient(x, gU);
+    if (this.contact) this.contact.gradient(x, gU);
   }
 
   /**
@@ -194,6 +198,7 @@ export class ForceModel {
       fsGravitationHessXPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!, h, 0);
       scatter(values, gr, e, h, scale);
     }
+    if (this.contact) this.contact.hessian(x, scale, values);
   }
 
   /** values += cx·Hx + cv·Hv on the topology's pattern (lower triangle). */
@@ -239,6 +244,7 @@ export class ForceModel {
         scatter(values, vo, e, h, cx);
       }
       if (this.anchors) this.anchors.hessian(t.diag, cx, values);
+      if (this.contact) this.contact.hessian(x, cx, values);
     }
     if (cv !== 0) {
       const d = t.dampedSprings;
@@ -261,6 +267,13 @@ export class ForceModel {
       }
     }
   }
+}
+
+/** A potential term with its own assembly (contact): energy, gradient (+=) and a PSD Hessian (values += scale·H). */
+export interface ContactTerm {
+  energy(x: Float64Array): number;
+  gradient(x: Float64Array, gU: Float64Array): void;
+  hessian(x: Float64Array, scale: number, values: Float64Array): void;
 }
 
 function add2(gU: Float64Array, g: Float64Array, a: number, b: number): void {
