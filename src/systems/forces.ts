@@ -198,6 +198,7 @@ export class ForceModel {
       fsGravitationHessXPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!, h, 0);
       scatter(values, gr, e, h, scale);
     }
+    if (this.anchors) this.anchors.hessian(t.diag, scale, values);
     if (this.contact) this.contact.hessian(x, scale, values);
   }
 
