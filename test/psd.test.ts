@@ -1,7 +1,8 @@
 /** PSD-projected element Hessians: PSD always, exact where the exact Hessian is PSD. */
 import { describe, expect, it } from 'vitest';
-import { cstHessian, cstRest, springHessian, bendingHessian } from '../src/elements';
-import { cstHessianPSD, springHessianPSD, bendingHessianPSD, fsGravitationHessXPSD, projectSymPSD } from '../src/elements/psd';
+import { cstHessian, cstRest, springHessian, bendingHessian, cstEnergy, cstGradient } from '../src/elements';
+import { cstEnergyAt, cstGradientAt } from '../src/elements/cst';
+import { cstHessianPSD, cstHessianPSDAt, springHessianPSD, bendingHessianPSD, fsGravitationHessXPSD, projectSymPSD } from '../src/elements/psd';
 import { mulberry32 } from './elements-helpers';
 
 /** Smallest eigenvalue of a symmetric n×n matrix (Jacobi on a copy). */
@@ -58,6 +59,31 @@ describe('PSD projections', () => {
     for (let t = 0; t < 50; t++) {
       fsGravitationHessXPSD(0, 0, rng() + 0.1, rng() - 0.5, 1, 1, 1, p, 0);
       expect(minEig(p, 4)).toBeGreaterThan(-1e-10);
+    }
+  });
+
+  it('CST array-form kernels (assembly loops, no boxed arguments) equal the scalar kernels bit for bit', () => {
+    const rest = new Float64Array(5);
+    const e6 = new Float64Array(6), a6 = new Float64Array(6), w = new Float64Array(1);
+    const h = new Float64Array(36), ha = new Float64Array(36);
+    for (let t = 0; t < 200; t++) {
+      const X = [0, 0, 1, 0.1, 0.3, 0.9];
+      cstRest(X[0]!, X[1]!, X[2]!, X[3]!, X[4]!, X[5]!, rest);
+      const x = X.map((v) => v * (0.6 + 0.5 * rng()) + 0.8 * (rng() - 0.5));
+      // topology-like layout: nodes scattered in a position array, params at an offset of 8·e
+      const pos = new Float64Array(20), a = 6, b = 14, c = 2;
+      pos[a] = x[0]!; pos[a + 1] = x[1]!; pos[b] = x[2]!; pos[b + 1] = x[3]!; pos[c] = x[4]!; pos[c + 1] = x[5]!;
+      const q = new Float64Array(24), p = 8;
+      q.set([1000, 0.3, rest[0]!, rest[1]!, rest[2]!, rest[3]!, rest[4]!, 0], p);
+      const args = [x[0]!, x[1]!, x[2]!, x[3]!, x[4]!, x[5]!, 1000, 0.3, rest[0]!, rest[1]!, rest[2]!, rest[3]!, rest[4]!] as const;
+      cstEnergyAt(pos, a, b, c, q, p, w, 0);
+      expect(Object.is(w[0], cstEnergy(...args))).toBe(true);
+      cstGradient(...args, e6, 0);
+      cstGradientAt(pos, a, b, c, q, p, a6, 0);
+      expect(Array.from(a6)).toEqual(Array.from(e6));
+      cstHessianPSD(...args, h, 0);
+      cstHessianPSDAt(pos, a, b, c, q, p, ha, 0);
+      expect(Array.from(ha)).toEqual(Array.from(h));
     }
   });
 

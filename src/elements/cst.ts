@@ -176,3 +176,60 @@ export function cstHessian(
     }
   }
 }
+
+/**
+ * cstEnergy / cstGradient reading their inputs from arrays (node coordinates at
+ * x[a], x[a+1], likewise b, c; E, ν, area, b00, b01, b10, b11 at q[p..p+6]), for
+ * the assembly loops: passing 13 doubles to a call V8 does not inline boxes each
+ * one (≈200 B of garbage per triangle per call); integers and arrays are not
+ * boxed, nor is a double returned (cstEnergyAt writes W to out[o]). Same arithmetic
+ * in the same order as cstEnergy / cstGradient (tested bit-for-bit in test/psd.test.ts).
+ */
+export function cstEnergyAt(
+  x: Float64Array, a: number, b: number, nc: number, q: Float64Array, p: number, out: Float64Array, o: number,
+): void {
+  const x1 = x[a]!, y1 = x[a + 1]!;
+  const d0x = x[b]! - x1, d0y = x[b + 1]! - y1, d1x = x[nc]! - x1, d1y = x[nc + 1]! - y1;
+  const E = q[p]!, nu = q[p + 1]!, area = q[p + 2]!;
+  const b00 = q[p + 3]!, b01 = q[p + 4]!, b10 = q[p + 5]!, b11 = q[p + 6]!;
+  const ux = d0x * b00 + d1x * b10;
+  const uy = d0y * b00 + d1y * b10;
+  const wx = d0x * b01 + d1x * b11;
+  const wy = d0y * b01 + d1y * b11;
+  const exx = ux * ux + uy * uy - 1;
+  const eyy = wx * wx + wy * wy - 1;
+  const exy = ux * wx + uy * wy;
+  const c = (E * area) / (2 * (1 - nu * nu));
+  out[o] = c * (exx * exx + 2 * nu * exx * eyy + eyy * eyy + 2 * (1 - nu) * exy * exy);
+}
+
+export function cstGradientAt(
+  x: Float64Array, a: number, b: number, nc: number, q: Float64Array, p: number, out: Float64Array, o: number,
+): void {
+  const x1 = x[a]!, y1 = x[a + 1]!;
+  const d0x = x[b]! - x1, d0y = x[b + 1]! - y1, d1x = x[nc]! - x1, d1y = x[nc + 1]! - y1;
+  const E = q[p]!, nu = q[p + 1]!, area = q[p + 2]!;
+  const b00 = q[p + 3]!, b01 = q[p + 4]!, b10 = q[p + 5]!, b11 = q[p + 6]!;
+  const ux = d0x * b00 + d1x * b10;
+  const uy = d0y * b00 + d1y * b10;
+  const wx = d0x * b01 + d1x * b11;
+  const wy = d0y * b01 + d1y * b11;
+  const exx = ux * ux + uy * uy - 1;
+  const eyy = wx * wx + wy * wy - 1;
+  const exy = ux * wx + uy * wy;
+  const c = (E * area) / (2 * (1 - nu * nu));
+  const sxx = 2 * c * (exx + nu * eyy);
+  const syy = 2 * c * (eyy + nu * exx);
+  const sxy = 4 * c * (1 - nu) * exy;
+  const pux = 2 * sxx * ux + sxy * wx;
+  const puy = 2 * sxx * uy + sxy * wy;
+  const pwx = 2 * syy * wx + sxy * ux;
+  const pwy = 2 * syy * wy + sxy * uy;
+  const cu1 = -(b00 + b10), cw1 = -(b01 + b11);
+  out[o] = cu1 * pux + cw1 * pwx;
+  out[o + 1] = cu1 * puy + cw1 * pwy;
+  out[o + 2] = b00 * pux + b01 * pwx;
+  out[o + 3] = b00 * puy + b01 * pwy;
+  out[o + 4] = b10 * pux + b11 * pwx;
+  out[o + 5] = b10 * puy + b11 * pwy;
+}

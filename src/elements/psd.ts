@@ -229,6 +229,29 @@ export function cstHessianPSD(
   b00: number, b01: number, b10: number, b11: number,
   out: Float64Array, o: number, exact = false,
 ): void {
+  const X = XS, P = PS;
+  X[0] = x1; X[1] = y1; X[2] = x2; X[3] = y2; X[4] = x3; X[5] = y3;
+  P[0] = E; P[1] = nu; P[2] = area; P[3] = b00; P[4] = b01; P[5] = b10; P[6] = b11;
+  cstHessianPSDAt(X, 0, 2, 4, P, 0, out, o, exact);
+}
+
+const XS = new Float64Array(6);
+const PS = new Float64Array(7);
+
+/**
+ * cstHessianPSD reading its inputs from arrays: node coordinates at x[a], x[a+1]
+ * (likewise b, c) and (E, ν, area, b00, b01, b10, b11) at q[p..p+6]. Hot loops
+ * call this form: integer and array arguments are passed without boxing,
+ * whereas 13 double arguments to a call V8 does not inline are boxed into heap
+ * numbers (≈200 B of garbage per triangle). Same arithmetic, same results.
+ */
+export function cstHessianPSDAt(
+  x: Float64Array, a: number, b: number, nc: number, q: Float64Array, p: number,
+  out: Float64Array, o: number, exact = false,
+): void {
+  const x1 = x[a]!, y1 = x[a + 1]!, x2 = x[b]!, y2 = x[b + 1]!, x3 = x[nc]!, y3 = x[nc + 1]!;
+  const E = q[p]!, nu = q[p + 1]!, area = q[p + 2]!;
+  const b00 = q[p + 3]!, b01 = q[p + 4]!, b10 = q[p + 5]!, b11 = q[p + 6]!;
   const d0x = x2 - x1, d0y = y2 - y1, d1x = x3 - x1, d1y = y3 - y1;
   const f0 = d0x * b00 + d1x * b10;
   const f1 = d0y * b00 + d1y * b10;
@@ -266,18 +289,18 @@ export function cstHessianPSD(
       // H_F = G + S ⊗ I₂ with the Gauss–Newton part G PSD (|ν| < 1) and the
       // stress part S = [[2 Sxx, Sxy], [Sxy, 2 Syy]]: replace S by its PSD projection.
       projectSym2(2 * sxx, sxy, 2 * syy);
-      const p = P2[0]!, q = P2[1]!, r = P2[2]!;
-      H[0] = H[0]! - 2 * sxx + p;
-      H[5] = H[5]! - 2 * sxx + p;
-      H[10] = H[10]! - 2 * syy + r;
-      H[15] = H[15]! - 2 * syy + r;
-      H[2] = H[2]! - sxy + q;
-      H[7] = H[7]! - sxy + q;
+      const pp = P2[0]!, pq = P2[1]!, pr = P2[2]!;
+      H[0] = H[0]! - 2 * sxx + pp;
+      H[5] = H[5]! - 2 * sxx + pp;
+      H[10] = H[10]! - 2 * syy + pr;
+      H[15] = H[15]! - 2 * syy + pr;
+      H[2] = H[2]! - sxy + pq;
+      H[7] = H[7]! - sxy + pq;
       H[8] = H[2]!;
       H[13] = H[7]!;
     }
   }
-  mapF(b00, b01, b10, b11, H, out, o);
+  mapF(q, p + 3, H, out, o);
 }
 
 const P2 = new Float64Array(3);
@@ -307,8 +330,9 @@ function projectSym2(a: number, b: number, d: number): void {
   P2[0] = s * ex * ex; P2[1] = s * ex * ey; P2[2] = s * ey * ey;
 }
 
-/** out = Jᵀ H J for the CST map J (u = Σ cu[n] x_n, w = Σ cw[n] x_n). */
-function mapF(b00: number, b01: number, b10: number, b11: number, H: Float64Array, out: Float64Array, o: number): void {
+/** out = Jᵀ H J for the CST map J (u = Σ cu[n] x_n, w = Σ cw[n] x_n); (b00, b01, b10, b11) at bq[bo..bo+3]. */
+function mapF(bq: Float64Array, bo: number, H: Float64Array, out: Float64Array, o: number): void {
+  const b00 = bq[bo]!, b01 = bq[bo + 1]!, b10 = bq[bo + 2]!, b11 = bq[bo + 3]!;
   const h00 = H[0]!, h01 = H[1]!, h02 = H[2]!, h03 = H[3]!;
   const h11 = H[5]!, h12 = H[6]!, h13 = H[7]!;
   const h22 = H[10]!, h23 = H[11]!, h33 = H[15]!;
