@@ -16,8 +16,9 @@ import {
   fsVortexGradient, fsVortexHessX, fsVortexHessV,
 } from '../elements';
 import {
-  springHessianPSD, bendingHessianPSD, cstHessianPSD, fsSpringHessXPSD, fsGravitationHessXPSD,
+  springHessianPSD, bendingHessianPSD, cstHessianPSDAt, fsSpringHessXPSD, fsGravitationHessXPSD,
 } from '../elements/psd';
+import { cstEnergyAt, cstGradientAt } from '../elements/cst';
 import { UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY } from '../components';
 import type { ElementFamily, Topology } from './topology';
 import { triangleMaxStep } from './inversion';
@@ -54,7 +55,12 @@ export class ForceModel {
     for (let e = 0; e < tr.count; e++) {
       const a = 2 * tr.nodes[3 * e]!, b = 2 * tr.nodes[3 * e + 1]!, c = 2 * tr.nodes[3 * e + 2]!, p = 8 * e;
       const q = tr.params;
-      E += triangleEnergy(q[p + 7]!, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!);
+      // FOSSSim CST (id 0) through the array form: no boxed double arguments (src/elements/cst.ts)
+      if (q[p + 7] === 0) {
+        cstEnergyAt(x, a, b, c, q, p, this.g, 0);
+        E += this.g[0]!;
+      }
+      else E += triangleEnergy(q[p + 7]!, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!);
     }
     const d = t.dampedSprings;
     for (let e = 0; e < d.count; e++) {
@@ -100,7 +106,8 @@ export class ForceModel {
     for (let e = 0; e < tr.count; e++) {
       const a = 2 * tr.nodes[3 * e]!, b = 2 * tr.nodes[3 * e + 1]!, c = 2 * tr.nodes[3 * e + 2]!, p = 8 * e;
       const q = tr.params;
-      triangleGradient(q[p + 7]!, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!, g, 0);
+      if (q[p + 7] === 0) cstGradientAt(x, a, b, c, q, p, g, 0);
+      else triangleGradient(q[p + 7]!, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!, g, 0);
       add3(gU, g, a, b, c);
     }
     const d = t.dampedSprings;
@@ -182,7 +189,7 @@ export class ForceModel {
     for (let e = 0; e < tr.count; e++) {
       const a = 2 * tr.nodes[3 * e]!, b = 2 * tr.nodes[3 * e + 1]!, c = 2 * tr.nodes[3 * e + 2]!, p = 8 * e;
       const q = tr.params;
-      if (q[p + 7] === 0) cstHessianPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!, h, 0);
+      if (q[p + 7] === 0) cstHessianPSDAt(x, a, b, c, q, p, h, 0);
       else triangleProjectedHessian(q[p + 7]!, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!, h, 0);
       scatter(values, tr, e, h, scale);
     }
