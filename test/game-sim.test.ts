@@ -58,7 +58,6 @@ describe('SoftSim fixed-step loop with the real PhysicsWorld', () => {
     const ref = scene();
     for (let s = 0; s < 30; s++) {
       ref.world.step();
-      ref.colliders.filter(ref.world.c.Particle, ref.world.lists.particles);
     }
     expect(Array.from(sim.world.readPositions())).toEqual(Array.from(ref.world.readPositions()));
   });
@@ -158,5 +157,54 @@ describe('SoftSim fixed-step loop with the real PhysicsWorld', () => {
     expect(sim.world).toBeInstanceOf(PhysicsWorld);
     runFrames(sim, 60, 0.2);
     expect(sim.world.stepCount).toBeGreaterThan(0);
+  });
+
+  it('colliders are engine entities and every body has its own contact body id', () => {
+    const sim = new SoftSim({ pixelsPerMetre: 100, originX: 0, originY: 500 });
+    const walls = sim.bounds(0, 0, 800, 500);
+    const circle = sim.circle(200, 430, 60);
+    const seg = sim.segment(470, 260, 780, 380, 10);
+    const bare = sim.segment(100, 100, 200, 120, 0);
+    const poly = sim.polygon([520, 500, 640, 430, 760, 500]);
+    expect(walls.map((c) => sim.world.halfplanes.includes(c.id))).toEqual([true, true, true, true]);
+    for (const c of [circle, seg, bare, poly]) expect(sim.world.colliders).toContain(c.id);
+    const a = sim.jelly(300, 100), b = sim.jelly(500, 100, { radius: 30 }), r = sim.rope([100, 50, 200, 50], { segments: 5 });
+    const P = sim.world.c.Particle;
+    const ids = [a, b, r].map((h) => P.body[h.particles[0]!]!);
+    expect(new Set(ids).size).toBe(3);
+    for (const [k, h] of [a, b, r].entries()) for (const e of h.particles) expect(P.body[e]).toBe(ids[k]);
+    expect(sim.world.contacts.enabled).toBe(true);
+    sim.removeCollider(bare);
+    expect(sim.world.colliders).not.toContain(bare.id);
+    expect(sim.colliders.list).not.toContain(bare);
+  });
+
+  // KNOWN ENGINE BUG (src/collision, not the plugin): with the working tree's contact (implicit + implicitBodies, or the
+  // filter) the top jelly sinks into the lower one within ~1 s, even when dropped from 5 px (centroids end ~10 px
+  // apart instead of 80). it.fails keeps the real assertion: when body–body contact holds, this turns red — make it `it`.
+  it.fails('body–body contact: a jelly dropped on another rests on it, neither inverts', () => {
+    const sim = new SoftSim({ pixelsPerMetre: 100, originX: 0, originY: 500 });
+    sim.bounds(0, 0, 800, 500);
+    const low = sim.jelly(400, 440, { width: 120, height: 100, stiffness: 2e5, density: 20 });
+    const top = sim.jelly(400, 250, { width: 80, height: 60, stiffness: 2e5, density: 20 });
+    runFrames(sim, 60, 3);
+    // top rests on low: centroids (pixels, y down) about (100 + 60) / 2 = 80 px apart, same column
+    const dy = low.centroid.y - top.centroid.y;
+    expect(dy).toBeGreaterThan(70);
+    expect(dy).toBeLessThan(90);
+    expect(Math.abs(low.centroid.x - top.centroid.x)).toBeLessThan(20);
+    // no particle of the top body inside the low body's box (its top edge, with the contact radius)
+    const lowTop = Math.min(...Array.from({ length: low.particles.length }, (_, i) => -low.local[2 * i + 1]!)) * 100 + 500;
+    for (let i = 0; i < top.particles.length; i++) expect(-top.local[2 * i + 1]! * 100 + 500).toBeLessThan(lowTop + 2);
+    // every triangle keeps its orientation and most of its area
+    for (const h of [low, top]) {
+      const p = h.local, q = h.rest, t = h.triangles;
+      for (let k = 0; k < t.length; k += 3) {
+        const [i, j, l] = [t[k]!, t[k + 1]!, t[k + 2]!];
+        const A = (p[2 * j]! - p[2 * i]!) * (p[2 * l + 1]! - p[2 * i + 1]!) - (p[2 * l]! - p[2 * i]!) * (p[2 * j + 1]! - p[2 * i + 1]!);
+        const A0 = (q[2 * j]! - q[2 * i]!) * (q[2 * l + 1]! - q[2 * i + 1]!) - (q[2 * l]! - q[2 * i]!) * (q[2 * j + 1]! - q[2 * i + 1]!);
+        expect(A / A0).toBeGreaterThan(0.7);
+      }
+    }
   });
 });

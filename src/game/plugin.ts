@@ -379,7 +379,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   private drawColliders(): void {
     const s = this.sim!;
     if (this.options.drawColliders === false) return;
-    const stamp = s.colliders.list.length === 0 ? 0 : s.colliders.list[s.colliders.list.length - 1]!.id * 1000 + s.colliders.list.length;
+    const stamp = s.colliders.version;
     if (stamp === this.colliderStamp) return;
     this.colliderStamp = stamp;
     const g = this.colliderGfx ?? (this.colliderGfx = this.scene!.add.graphics().setDepth(-1));
@@ -439,12 +439,11 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
       g.fillStyle(t.fixed[i] === 1 ? 0xff5c5c : 0xffffff, 1);
       g.fillCircle(X(i), Y(i), 2.5);
     }
-    // contacts of the last step: normal ticks
-    const C = s.colliders;
+    // the engine's active contacts of the last step: normal ticks at the contact points
     g.lineStyle(2, 0xffd24a, 1);
-    for (let k = 0; k < C.contactCount; k++) {
-      const i = C.contactNode[k]!;
-      g.lineBetween(X(i), Y(i), X(i) + C.contactNormal[2 * k]! * 10, Y(i) - C.contactNormal[2 * k + 1]! * 10);
+    for (const c of s.world.contacts.active) {
+      const cx = ox + c.x * ppm, cy = oy - c.y * ppm;
+      g.lineBetween(cx, cy, cx + c.nx * 10, cy - c.ny * 10);
     }
     // pointer anchors
     const A = s.world.anchors;

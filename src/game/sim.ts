@@ -4,7 +4,7 @@
  * runs the fixed-step loop: every fixed step runs, in order,
  *   1. pointer input (anchor targets ← pointer),
  *   2. force accumulation + implicit solve + the engine's own step systems (PhysicsWorld.step),
- *   3. the collision / velocity filter against the game colliders (src/game/colliders.ts),
+ *   3. (contact is part of the engine's step: src/collision, colliders from src/game/colliders.ts),
  * then snapshots positions. Rendering (once per frame) reads `renderPositions`,
  * interpolated between the last two steps with the accumulator's alpha.
  * Frame deltas only decide how many steps run, so the same inputs give the same
@@ -147,6 +147,15 @@ export interface SoftSimOptions {
   integrator?: WorldOptions['integrator'];
   /** Pointer spring stiffness per kg of grabbed particle mass (1/s², default 2000). */
   grabStiffness?: number;
+  /** Newton settings (default: the engine's game mode, WorldOptions.newton). */
+  newton?: WorldOptions['newton'];
+  /** Contact friction coefficient (default 0.5) and restitution (default 0). */
+  friction?: number;
+  restitution?: number;
+  /** Contact radius of body particles and rope edges (m, default 0.02). */
+  contactRadius?: number;
+  /** Contact in the implicit solve (`world.contacts.implicit` / `implicitBodies`, default true where the engine has them). */
+  implicitContact?: boolean;
 }
 
 export type StepListener = (sim: SoftSim) => void;
@@ -163,6 +172,8 @@ export class SoftSim {
   paused = false;
   timeScale = 1;
   grabStiffness: number;
+  /** Contact radius of body particles and rope edges (m). */
+  contactRadius: number;
   /** Interpolated positions (m) of all particles, dense order; valid after `frame`. */
   renderPositions = new Float64Array(0);
   /** Positions after the previous and the last step. */
@@ -195,7 +206,16 @@ export class SoftSim {
     const g = opts.gravity ?? [0, -9.81];
     this.gx = g[0];
     this.gy = g[1];
-    this.world = new PhysicsWorld({ dt: opts.dt ?? 1 / 60, gravity: null, integrator: opts.integrator });
+    this.contactRadius = opts.contactRadius ?? 0.02;
+    this.world = new PhysicsWorld({ dt: opts.dt ?? 1 / 60, gravity: null, integrator: opts.integrator, newton: opts.newton });
+    this.world.contacts.enabled = true;
+    this.world.contacts.friction = opts.friction ?? 0.5;
+    this.world.contacts.cor = opts.restitution ?? 0;
+    // Collider / half-plane contact inside the game-mode Newton solve (docs/contact.md): the velocity filter alone
+    // inverts soft bodies dropped from a metre at 60 Hz. Feature-tested: the option is new in the engine.
+    const contacts = this.world.contacts as unknown as { implicit?: boolean; implicitBodies?: boolean };
+    if ('implicit' in contacts) contacts.implicit = opts.implicitContact ?? true;
+    if ('implicitBodies' in contacts) contacts.implicitBodies = opts.implicitContact ?? true;
     if (this.gx !== 0 || this.gy !== 0) this.gravityEid = this.world.addGravity(this.gx, this.gy);
     this.accumulator = new FixedStepAccumulator({ dt: this.world.dt, maxStepsPerFrame: this.maxStepsPerFrame });
   }
@@ -272,7 +292,7 @@ export class SoftSim {
     if (this.grabbing) this.rebuildGrab();
   }
 
-  /** One fixed step: pointer input → forces + implicit solve → collision/velocity filter. */
+  /** One fixed step: pointer input → forces, contact and implicit solve (the engine's step). */
   stepOnce(): void {
     this.sync();
     // 1. pointer input
@@ -282,10 +302,8 @@ export class SoftSim {
         A.setTarget(s, this.pointerX + this.grabOffset[2 * s]!, this.pointerY + this.grabOffset[2 * s + 1]!);
       }
     }
-    // 2. forces, implicit solve (and the engine's own step systems)
+    // 2. forces, contact (colliders and body–body), implicit solve
     this.world.step();
-    // 3. collision / velocity filter
-    this.colliders.filter(this.world.c.Particle, this.world.lists.particles);
     // snapshot
     const t = this.prev;
     this.prev = this.curr;
@@ -425,10 +443,11 @@ export class SoftSim {
     const n = mesh.positions.length / 2;
     const ids: number[] = [];
     const rest = new Float64Array(2 * n);
+    const body = w.createBody();
     for (let i = 0; i < n; i++) {
       rest[2 * i] = mesh.positions[2 * i]! + cx;
       rest[2 * i + 1] = mesh.positions[2 * i + 1]! + cy;
-      ids.push(w.addParticle({ x: rest[2 * i]!, y: rest[2 * i + 1]!, m: 0, radius: 0.02 }));
+      ids.push(w.addParticle({ x: rest[2 * i]!, y: rest[2 * i + 1]!, m: 0, radius: this.contactRadius, body }));
     }
     const mat = this.material(o);
     const elements: number[] = [];
@@ -484,11 +503,13 @@ export class SoftSim {
     for (let i = 1; i < n; i++) len += Math.hypot(pts[2 * i]! - pts[2 * i - 2]!, pts[2 * i + 1]! - pts[2 * i - 1]!);
     const m = ((o.linearDensity ?? 1) * len) / Math.max(1, n - 1);
     const ids: number[] = [];
+    const body = w.createBody();
     for (let i = 0; i < n; i++) {
       const fixed = (i === 0 && o.pinStart === true) || (i === n - 1 && o.pinEnd === true);
-      ids.push(w.addParticle({ x: pts[2 * i]!, y: pts[2 * i + 1]!, m, fixed, radius: 0.02 }));
+      ids.push(w.addParticle({ x: pts[2 * i]!, y: pts[2 * i + 1]!, m, fixed, radius: this.contactRadius, body }));
     }
     const elements: number[] = [];
+    for (let i = 0; i + 1 < n; i++) elements.push(w.addEdge(ids[i]!, ids[i + 1]!, this.contactRadius));
     const stretch = o.stretch ?? 500, bending = o.bending ?? 0.05;
     for (let i = 0; i + 1 < n; i++) elements.push(w.addSpring(ids[i]!, ids[i + 1]!, { alpha: stretch }));
     if (bending > 0) {
@@ -526,6 +547,7 @@ export class SoftSim {
     const built = buildScene(desc);
     this.pointerUp();
     this.world = built.world;
+    this.colliders.clear();
     this.gravityEid = -1;
     this.gx = 0;
     this.gy = 0;
@@ -542,7 +564,10 @@ export class SoftSim {
     const b = new SoftBody(this, 'scene', built.particles, Uint32Array.from(tris), rest, [], {});
     this.bodies.push(b);
     this.sceneEdges = desc.edges.map((e) => [e.i, e.j] as [number, number]);
-    for (const h of desc.halfplanes) this.colliders.add({ kind: 'halfplane', px: h.px, py: h.py, nx: h.nx, ny: h.ny });
+    // The game view keeps bodies out of the scene's half-planes even when the file has no <collision> element.
+    if (this.world.halfplanes.length > 0) this.world.contacts.enabled = true;
+    const H = this.world.c.Halfplane;
+    for (const e of this.world.halfplanes) this.colliders.record(e, { kind: 'halfplane', px: H.px[e]!, py: H.py[e]!, nx: H.nx[e]!, ny: H.ny[e]! });
     return b;
   }
 
@@ -561,7 +586,12 @@ export class SoftSim {
 
   // ---- colliders (pixels) ---------------------------------------------------
   private collider(shape: ColliderShape): Collider {
-    return this.colliders.add(shape);
+    return this.colliders.add(this.world, shape);
+  }
+
+  /** Remove a collider made by bounds / circle / segment / polygon. */
+  removeCollider(c: Collider): void {
+    this.colliders.remove(this.world, c);
   }
 
   /** Floor, walls and ceiling around the pixel rectangle (x, y, w, h). */

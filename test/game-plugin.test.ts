@@ -1,0 +1,211 @@
+/**
+ * ElasticaPlugin's scene lifecycle in Node, with a fake scene: Phaser itself
+ * needs a browser (it reads `navigator` at import), so the 'phaser' module is
+ * replaced by the few pieces the plugin touches — a ScenePlugin base that does
+ * what Phaser 4.2's does (BasePlugin + ScenePlugin constructors, `destroy`), the
+ * scene / input event names, the renderer constants and Vector2. The plugin
+ * class, SoftSim and the physics are the real ones.
+ */
+import { describe, expect, it, vi } from 'vitest';
+
+vi.mock('phaser', () => {
+  class ScenePlugin {
+    pluginManager: unknown;
+    game: unknown;
+    scene: unknown;
+    systems: unknown;
+    pluginKey: string;
+    constructor(scene: { sys: { events: { once(e: string, f: () => void, c: unknown): void } } }, pluginManager: { game: unknown }, pluginKey: string) {
+      this.pluginManager = pluginManager;
+      this.game = pluginManager.game;
+      this.scene = scene;
+      this.systems = scene.sys;
+      this.pluginKey = pluginKey;
+      scene.sys.events.once('boot', (this as unknown as { boot(): void }).boot, this);
+    }
+    boot(): void {}
+    start(): void {}
+    destroy(): void {
+      this.pluginManager = this.game = this.scene = this.systems = null;
+    }
+  }
+  class Vector2 {
+    constructor(public x = 0, public y = 0) {}
+  }
+  const Phaser = {
+    WEBGL: 2,
+    CANVAS: 1,
+    Plugins: { ScenePlugin },
+    Math: { Vector2 },
+    Scenes: { Events: { BOOT: 'boot', START: 'start', UPDATE: 'update', SHUTDOWN: 'shutdown', DESTROY: 'destroy' } },
+    Input: { Events: { POINTER_DOWN: 'pointerdown', POINTER_MOVE: 'pointermove', POINTER_UP: 'pointerup', POINTER_UP_OUTSIDE: 'pointerupoutside' } },
+  };
+  return { default: Phaser };
+});
+
+const { ElasticaPlugin } = await import('../src/game/plugin');
+
+type Fn = (...args: unknown[]) => void;
+
+/** eventemitter3-like: on / once / off(event, fn, context) / emit / listenerCount. */
+class Emitter {
+  private ls = new Map<string, { fn: Fn; ctx: unknown; once: boolean }[]>();
+  on(e: string, fn: Fn, ctx?: unknown): this {
+    this.list(e).push({ fn, ctx, once: false });
+    return this;
+  }
+  once(e: string, fn: Fn, ctx?: unknown): this {
+    this.list(e).push({ fn, ctx, once: true });
+    return this;
+  }
+  off(e: string, fn?: Fn, ctx?: unknown): this {
+    this.ls.set(e, this.list(e).filter((l) => !(fn === undefined || (l.fn === fn && (ctx === undefined || l.ctx === ctx)))));
+    return this;
+  }
+  emit(e: string, ...args: unknown[]): boolean {
+    const l = this.list(e).slice();
+    this.ls.set(e, this.list(e).filter((x) => !x.once));
+    for (const x of l) x.fn.apply(x.ctx, args);
+    return l.length > 0;
+  }
+  listenerCount(e: string): number {
+    return this.list(e).length;
+  }
+  total(): number {
+    let n = 0;
+    for (const v of this.ls.values()) n += v.length;
+    return n;
+  }
+  private list(e: string): { fn: Fn; ctx: unknown; once: boolean }[] {
+    let l = this.ls.get(e);
+    if (!l) this.ls.set(e, (l = []));
+    return l;
+  }
+}
+
+/** A Graphics stand-in: every method returns itself. */
+function fakeGraphics(): unknown {
+  const g: Record<string, unknown> = {};
+  const proxy: unknown = new Proxy(g, {
+    get: (t, k: string) => (k in t ? t[k] : (t[k] = (): unknown => proxy)),
+  });
+  return proxy;
+}
+
+function fakeScene() {
+  const events = new Emitter();
+  const input = new Emitter();
+  const created: unknown[] = [];
+  const scene = {
+    sys: { events },
+    input,
+    scale: { width: 800, height: 500 },
+    add: {
+      graphics: () => {
+        const g = fakeGraphics();
+        created.push(g);
+        return g;
+      },
+    },
+    textures: { exists: () => true },
+    cache: { xml: { get: () => undefined } },
+  };
+  const game = { renderer: { type: 1 /* CANVAS: flat Graphics views */ } };
+  return { scene, events, input, created, pluginManager: { game } };
+}
+
+function makePlugin() {
+  const f = fakeScene();
+  const plugin = new ElasticaPlugin(f.scene as never, f.pluginManager as never, 'soft');
+  return { ...f, plugin };
+}
+
+describe('ElasticaPlugin lifecycle (fake scene)', () => {
+  it('the constructor is cheap: no world, only the base class BOOT subscription', () => {
+    const { plugin, events, input } = makePlugin();
+    expect(plugin.sim).toBeNull();
+    expect(events.total()).toBe(1);
+    expect(events.listenerCount('boot')).toBe(1);
+    expect(input.total()).toBe(0);
+    expect(() => plugin.add.jelly(0, 0)).toThrow(/not running/);
+  });
+
+  it('boot subscribes START and DESTROY; start creates the sim and hooks update, shutdown and the pointer', () => {
+    const { plugin, events, input } = makePlugin();
+    events.emit('boot');
+    expect(events.listenerCount('start')).toBe(1);
+    expect(events.listenerCount('destroy')).toBe(1);
+    expect(events.total()).toBe(2);
+    expect(plugin.sim).toBeNull();
+    events.emit('start');
+    expect(plugin.sim).not.toBeNull();
+    expect(events.listenerCount('update')).toBe(1);
+    expect(events.listenerCount('shutdown')).toBe(1);
+    expect(input.listenerCount('pointerdown')).toBe(1);
+    expect(input.listenerCount('pointermove')).toBe(1);
+    expect(input.listenerCount('pointerup')).toBe(1);
+    expect(input.listenerCount('pointerupoutside')).toBe(1);
+  });
+
+  it('update steps the simulation: a jelly falls onto the bounds floor and stays above it', () => {
+    const { plugin, events } = makePlugin();
+    events.emit('boot');
+    events.emit('start');
+    plugin.configure({ pixelsPerMetre: 100, originX: 0, originY: 500 });
+    plugin.add.bounds();
+    const jelly = plugin.add.jelly(400, 200, { width: 80, height: 60, stiffness: 1e5, density: 20 });
+    const y0 = jelly.centroid.y;
+    for (let k = 0; k < 120; k++) events.emit('update', k * 16.667, 1000 / 60);
+    const s = plugin.sim!;
+    expect(s.world.stepCount).toBe(120);
+    expect(plugin.stats.steps).toBe(120);
+    const c = jelly.centroid;
+    expect(c.y).toBeGreaterThan(y0 + 100); // fell (pixels, y down)
+    expect(c.y).toBeLessThan(500); // above the floor
+    expect(s.world.contacts.active.length).toBeGreaterThan(0); // resting on the engine's half-plane
+  });
+
+  it('shutdown removes every listener it added and drops the world; a restart works without double subscription', () => {
+    const { plugin, events, input } = makePlugin();
+    events.emit('boot');
+    events.emit('start');
+    const first = plugin.sim!;
+    plugin.add.jelly(100, 100);
+    events.emit('update', 0, 16.7);
+    events.emit('shutdown');
+    expect(plugin.sim).toBeNull();
+    expect(events.total()).toBe(2); // start + destroy only
+    expect(events.listenerCount('update')).toBe(0);
+    expect(events.listenerCount('shutdown')).toBe(0);
+    expect(input.total()).toBe(0);
+
+    events.emit('start');
+    const second = plugin.sim!;
+    expect(second).not.toBeNull();
+    expect(second).not.toBe(first);
+    expect(second.bodies.length).toBe(0);
+    expect(events.listenerCount('update')).toBe(1);
+    expect(events.listenerCount('shutdown')).toBe(1);
+    expect(events.listenerCount('start')).toBe(1);
+    expect(input.listenerCount('pointerdown')).toBe(1);
+    events.emit('update', 0, 1000 / 60);
+    expect(second.world.stepCount).toBe(1); // one subscription: one step per 1/60 s frame
+    expect(first.world.stepCount).toBe(1); // the dropped world is not stepped any more
+  });
+
+  it('destroy (while running) cleans everything', () => {
+    const { plugin, events, input } = makePlugin();
+    events.emit('boot');
+    events.emit('start');
+    plugin.add.jelly(100, 100);
+    events.emit('update', 0, 16.7);
+    events.emit('destroy');
+    expect(plugin.sim).toBeNull();
+    expect(events.total()).toBe(0);
+    expect(input.total()).toBe(0);
+    const base = plugin as unknown as { scene: unknown; systems: unknown; game: unknown };
+    expect(base.scene).toBeNull();
+    expect(base.systems).toBeNull();
+    expect(base.game).toBeNull();
+  });
+});
