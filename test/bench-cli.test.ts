@@ -25,6 +25,31 @@ describe('elastica bench', () => {
     expect(Number.isFinite(ours.sag as number)).toBe(true);
   }, 120_000);
 
+  it('--material all: one elastica row per material, non-FOSSSim materials at 4E (same jelly)', () => {
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'elastica.mjs'), 'bench', '--quick', '--json', '--cases', '1k', '--no-rapier', '--material', 'all'], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows.map((o) => o.material)).toEqual(['fosssim', 'stvk', 'neohookean', 'corotational']);
+    for (const o of rows) {
+      expect(o.engine).toBe('elastica');
+      expect(o.youngsModulus).toBe(o.material === 'fosssim' ? 5e4 : 2e5);
+      expect(o.triangles as number).toBeGreaterThan(900);
+      // same jelly: every material sags to nearly the same height after the quick run
+      expect(Math.abs((o.sag as number) - (rows[0]!.sag as number))).toBeLessThan(0.05);
+    }
+  }, 120_000);
+
+  it('--material stvk: the JSON names the material; unknown material exits 2', () => {
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'elastica.mjs'), 'bench', '--quick', '--json', '--cases', '1k', '--no-rapier', '--material', 'stvk'], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.material).toBe('stvk');
+    const bad = spawnSync(process.execPath, [join(ROOT, 'bin', 'elastica.mjs'), 'bench', '--quick', '--cases', '1k', '--material', 'rubber'], { cwd: ROOT, encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/rubber/);
+  }, 120_000);
+
   it('unknown case exits 2', () => {
     const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'elastica.mjs'), 'bench', '--cases', '7k'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(2);

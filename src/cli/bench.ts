@@ -4,24 +4,37 @@
  * (`@dimforge/rapier2d-compat`, a devDependency used only here) for comparison.
  *
  *   elastica bench [--json] [--quick] [--cases 1k,4k,10k] [--no-rapier]
+ *                  [--material fosssim|stvk|neohookean|corotational|all]
+ *
+ * Materials: FOSSSim's CST (ε = FᵀF − I, no ½) is 4× stiffer than StVK /
+ * Neo-Hookean / corotational at equal E (docs/materials.md), so the other
+ * materials get E = 4·JELLY.youngsModulus: every material models the same
+ * jelly (same small-strain stiffness) and costs are compared like for like.
  */
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { PhysicsWorld } from '../world';
 import { InputError } from '../errors';
+import { MATERIAL_NAMES, type MaterialName } from '../elements';
 
 export interface BenchOptions {
   json?: boolean;
   quick?: boolean;
   cases?: string[];
   rapier?: boolean;
+  /** Triangle materials to bench (default ['fosssim']); 'all' expands to every material. */
+  materials?: string[];
   out?: (line: string) => void;
 }
 
 export interface BenchResult {
   name: string;
   engine: string;
+  /** Triangle material (elastica rows). */
+  material?: string;
+  /** Young's modulus given to that material (4E for non-FOSSSim materials: same jelly). */
+  youngsModulus?: number;
   triangles: number;
   dofs: number;
   integrator: string;
@@ -78,7 +91,14 @@ export function jellyMesh(target: number): { nx: number; ny: number; pos: Float6
   return { nx, ny, pos, tris };
 }
 
-export function buildJelly(target: number, world = new PhysicsWorld()): { world: PhysicsWorld; top: number[]; nx: number; ny: number } {
+/** Young's modulus that gives material `m` the jelly's small-strain stiffness (FOSSSim CST: E; others: 4E). */
+export function jellyModulus(m: MaterialName): number {
+  return m === 'fosssim' ? JELLY.youngsModulus : 4 * JELLY.youngsModulus;
+}
+
+export function buildJelly(
+  target: number, world = new PhysicsWorld(), material: MaterialName = 'fosssim',
+): { world: PhysicsWorld; top: number[]; nx: number; ny: number } {
   const { nx, ny, pos, tris } = jellyMesh(target);
   const ids: number[] = [];
   for (let k = 0; k < pos.length / 2; k++) {
@@ -86,7 +106,7 @@ export function buildJelly(target: number, world = new PhysicsWorld()): { world:
   }
   for (let e = 0; e < tris.length; e += 3) {
     world.addTriangle(ids[tris[e]!]!, ids[tris[e + 1]!]!, ids[tris[e + 2]!]!, {
-      youngsModulus: JELLY.youngsModulus, poissonRatio: JELLY.poissonRatio, density: JELLY.density,
+      youngsModulus: jellyModulus(material), poissonRatio: JELLY.poissonRatio, density: JELLY.density, material,
     });
   }
   const top: number[] = [];
@@ -117,9 +137,9 @@ function heapUsed(): number {
 }
 
 /** Game-mode implicit Euler on the jelly. */
-export function benchElastica(name: string, target: number, warmup: number, steps: number): BenchResult {
+export function benchElastica(name: string, target: number, warmup: number, steps: number, material: MaterialName = 'fosssim'): BenchResult {
   const world = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
-  const { top } = buildJelly(target, world);
+  const { top } = buildJelly(target, world, material);
   const t = world.topology();
   const ws = world.workspace();
   world.step(); // creates the Newton state
@@ -147,7 +167,7 @@ export function benchElastica(name: string, target: number, warmup: number, step
   for (const i of top) h += pos[2 * i + 1]!;
   h /= top.length;
   return {
-    name, engine: 'elastica', triangles: t.triangles.count, dofs: t.ndof, integrator: 'implicit-euler (game: newton+linesearch, psd)',
+    name, engine: 'elastica', material, youngsModulus: jellyModulus(material), triangles: t.triangles.count, dofs: t.ndof, integrator: 'implicit-euler (game: newton+linesearch, psd)',
     linearPath: [...paths].sort().join('+'),
     msPerStepMedian: round(quantile(sorted, 0.5)), msPerStepP95: round(quantile(sorted, 0.95)),
     newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / steps), msFactor: round(msF / steps), msSolve: round(msS / steps),
@@ -222,13 +242,28 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
   const out = opts.out ?? ((l: string) => process.stdout.write(`${l}\n`));
   const names = opts.cases ?? ['1k', '4k', '10k'];
   for (const n of names) if (!(n in CASES)) throw new InputError(`bench --cases: unknown case "${n}" (known: ${Object.keys(CASES).join(', ')})`);
+  const mats: MaterialName[] = [];
+  for (const m of opts.materials ?? ['fosssim']) {
+    if (m === 'all') mats.push(...MATERIAL_NAMES);
+    else if ((MATERIAL_NAMES as readonly string[]).includes(m)) mats.push(m as MaterialName);
+    else throw new InputError(`bench --material: unknown material "${m}" (known: ${MATERIAL_NAMES.join(', ')}, all)`);
+  }
+  const materials = [...new Set(mats)];
+  if (!opts.json && materials.some((m) => m !== 'fosssim')) {
+    out(`materials: fosssim at E = ${JELLY.youngsModulus}, others at 4E = ${4 * JELLY.youngsModulus} (FOSSSim's CST is 4x stiffer at equal E): same jelly`);
+  }
   const warmup = opts.quick ? 5 : 60;
   const steps = opts.quick ? 10 : 300;
   const results: BenchResult[] = [];
   for (const name of names) {
-    const r = benchElastica(name, CASES[name]!, warmup, steps);
-    results.push(r);
-    emit(r);
+    let r: BenchResult | null = null;
+    for (const m of materials) {
+      const rm = benchElastica(name, CASES[name]!, warmup, steps, m);
+      results.push(rm);
+      emit(rm);
+      r ??= rm;
+    }
+    if (!r) continue;
     if (opts.rapier !== false) {
       let rr: BenchResult | null = null;
       try {
@@ -251,7 +286,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
       return;
     }
     out(
-      `${r.name.padEnd(4)} ${r.engine.slice(0, 28).padEnd(28)} tris ${String(r.triangles).padStart(6)} dofs ${String(r.dofs).padStart(6)}  ` +
+      `${r.name.padEnd(4)} ${(r.material ? `${r.engine} ${r.material}` : r.engine).slice(0, 28).padEnd(28)} tris ${String(r.triangles).padStart(6)} dofs ${String(r.dofs).padStart(6)}  ` +
         `median ${r.msPerStepMedian.toFixed(2)} ms  p95 ${r.msPerStepP95.toFixed(2)} ms  newton ${r.newtonItersMean}  ` +
         `asm ${r.msAssembly} fac ${r.msFactor} sol ${r.msSolve}  heap ${r.heapGrowthBytesPerStep} B/step  sag ${r.sag}  ${r.linearPath}` +
         (r.note ? `  ${r.note}` : ''),
