@@ -31,11 +31,22 @@ class GardenScene extends Phaser.Scene {
       });
     });
     soft.add.bounds();
-    soft.add.polygon([0, 500, 0, 470, 200, 455, 400, 462, 600, 452, 800, 470, 800, 500]);
+    const ground = [0, 470, 200, 455, 400, 462, 600, 452, 800, 470];
+    soft.add.polygon([0, 500, ...ground, 800, 500]);
+    const groundY = (x: number): number => {
+      for (let k = 0; k + 3 < ground.length; k += 2) {
+        const x0 = ground[k]!, y0 = ground[k + 1]!, x1 = ground[k + 2]!, y1 = ground[k + 3]!;
+        if (x >= x0 && x <= x1) return y0 + ((y1 - y0) * (x - x0)) / (x1 - x0);
+      }
+      return 470;
+    };
     let first: SoftBody | null = null;
     for (let i = 0; i < 5; i++) {
       const x = 110 + i * 145, top = 240 + (i % 2) * 50;
-      soft.add.rope([x, 458, x + 4, (458 + top) / 2, x, top + 26], { segments: 10, bending: 25, stretch: 3e4, pinStart: true, width: 7, tint: 0x3fa34d, linearDensity: 0.3 });
+      // stem from just above the ground polygon to just below the head (stem and head are separate contact
+      // bodies: overlapping them would make body–body contact push them apart)
+      const base = groundY(x) - 4, tip = top + 38;
+      soft.add.rope([x, base, x + 4, (base + tip) / 2, x, tip], { segments: 10, bending: 25, stretch: 3e4, pinStart: true, width: 7, tint: 0x3fa34d, linearDensity: 0.3 });
       const flower = soft.add.jelly(x, top, {
         points: starPoints(6, 34, 20), resolution: 12, stiffness: 4e4, density: 1.5, texture: `petal${i}`,
       });

@@ -154,7 +154,7 @@ export interface SoftSimOptions {
   restitution?: number;
   /** Contact radius of body particles and rope edges (m, default 0.02). */
   contactRadius?: number;
-  /** Contact in the implicit solve (`world.contacts.implicit` / `implicitBodies`, default true where the engine has them). */
+  /** Contact in the implicit solve (`world.contacts.implicit` and `implicitBodies`, default true). */
   implicitContact?: boolean;
 }
 
@@ -211,11 +211,10 @@ export class SoftSim {
     this.world.contacts.enabled = true;
     this.world.contacts.friction = opts.friction ?? 0.5;
     this.world.contacts.cor = opts.restitution ?? 0;
-    // Collider / half-plane contact inside the game-mode Newton solve (docs/contact.md): the velocity filter alone
-    // inverts soft bodies dropped from a metre at 60 Hz. Feature-tested: the option is new in the engine.
-    const contacts = this.world.contacts as unknown as { implicit?: boolean; implicitBodies?: boolean };
-    if ('implicit' in contacts) contacts.implicit = opts.implicitContact ?? true;
-    if ('implicitBodies' in contacts) contacts.implicitBodies = opts.implicitContact ?? true;
+    // Contact inside the game-mode Newton solve (docs/contact.md): the velocity filter alone inverts soft bodies
+    // dropped from a metre at 60 Hz.
+    this.world.contacts.implicit = opts.implicitContact ?? true;
+    this.world.contacts.implicitBodies = opts.implicitContact ?? true;
     if (this.gx !== 0 || this.gy !== 0) this.gravityEid = this.world.addGravity(this.gx, this.gy);
     this.accumulator = new FixedStepAccumulator({ dt: this.world.dt, maxStepsPerFrame: this.maxStepsPerFrame });
   }
