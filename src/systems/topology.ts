@@ -92,6 +92,19 @@ function family(count: number, k: number, p: number): ElementFamily {
   return { count, k, p, nodes: new Int32Array(count * k), params: new Float64Array(count * p), scatter: new Int32Array(0) };
 }
 
+/** One element family from creation-ordered entity ids: node fields become dense particle indices, param fields are copied. */
+function gatherFamily(
+  ids: number[], store: Record<string, ArrayLike<number>>, nodeFields: string[], paramFields: string[], idx: (eid: number) => number,
+): ElementFamily {
+  const k = nodeFields.length, p = paramFields.length;
+  const f = family(ids.length, k, p);
+  ids.forEach((e, s) => {
+    for (let a = 0; a < k; a++) f.nodes[k * s + a] = idx(store[nodeFields[a]!]![e]!);
+    for (let q = 0; q < p; q++) f.params[p * s + q] = store[paramFields[q]!]![e]!;
+  });
+  return f;
+}
+
 export interface TopologyOptions {
   /** Mass matrix of triangles with a density (default 'lumped'). */
   massMatrix?: 'lumped' | 'consistent';
@@ -119,36 +132,20 @@ export function buildTopology(c: Components, lists: EntityLists, opts: TopologyO
   }
   const pointMass = Float64Array.from(mass);
 
-  const S = c.ElasticSpring;
-  const springs = family(lists.springs.length, 2, 2);
-  lists.springs.forEach((e, s) => {
-    springs.nodes[2 * s] = idx(S.a[e]!);
-    springs.nodes[2 * s + 1] = idx(S.b[e]!);
-    springs.params[2 * s] = S.alpha[e]!;
-    springs.params[2 * s + 1] = S.l0[e]!;
-  });
-
-  const H = c.Hinge;
-  const hinges = family(lists.hinges.length, 3, 3);
-  lists.hinges.forEach((e, s) => {
-    hinges.nodes[3 * s] = idx(H.a[e]!);
-    hinges.nodes[3 * s + 1] = idx(H.b[e]!);
-    hinges.nodes[3 * s + 2] = idx(H.c[e]!);
-    hinges.params.set([H.alpha[e]!, H.theta0[e]!, H.ebSum[e]!], 3 * s);
-  });
-
+  const gather = <S extends object>(ids: number[], store: S, nodeFields: (keyof S)[], paramFields: (keyof S)[]) =>
+    gatherFamily(ids, store as unknown as Record<string, ArrayLike<number>>, nodeFields as string[], paramFields as string[], idx);
+  const springs = gather(lists.springs, c.ElasticSpring, ['a', 'b'], ['alpha', 'l0']);
+  const hinges = gather(lists.hinges, c.Hinge, ['a', 'b', 'c'], ['alpha', 'theta0', 'ebSum']);
   const T = c.Triangle;
-  const triangles = family(lists.triangles.length, 3, 8);
+  const triangles = gather(lists.triangles, T, ['a', 'b', 'c'],
+    ['youngsModulus', 'poissonRatio', 'area', 'b00', 'b01', 'b10', 'b11', 'material']);
+  const dampedSprings = gather(lists.dampedSprings, c.DampedSpring, ['a', 'b'], ['k', 'l0', 'damping']);
+  const gravitation = gather(lists.gravitation, c.Gravitation, ['a', 'b'], ['G']);
+  const vortices = gather(lists.vortices, c.Vortex, ['a', 'b'], ['kbs', 'kvc']);
+
+  // Lumped mass from density: each vertex gets ρA/3 (the consistent blocks use triMass).
   const triMass = new Float64Array(lists.triangles.length);
   lists.triangles.forEach((e, s) => {
-    triangles.nodes[3 * s] = idx(T.a[e]!);
-    triangles.nodes[3 * s + 1] = idx(T.b[e]!);
-    triangles.nodes[3 * s + 2] = idx(T.c[e]!);
-    triangles.params.set(
-      [T.youngsModulus[e]!, T.poissonRatio[e]!, T.area[e]!, T.b00[e]!, T.b01[e]!, T.b10[e]!, T.b11[e]!, T.material[e]!],
-      8 * s,
-    );
-    // Lumped mass from density: each vertex gets ρA/3.
     triMass[s] = T.density[e]! * T.area[e]!;
     const lump = triMass[s]! / 3;
     if (lump > 0) {
@@ -158,31 +155,6 @@ export function buildTopology(c: Components, lists: EntityLists, opts: TopologyO
         mass[2 * i + 1] = mass[2 * i + 1]! + lump;
       }
     }
-  });
-
-  const D = c.DampedSpring;
-  const dampedSprings = family(lists.dampedSprings.length, 2, 3);
-  lists.dampedSprings.forEach((e, s) => {
-    dampedSprings.nodes[2 * s] = idx(D.a[e]!);
-    dampedSprings.nodes[2 * s + 1] = idx(D.b[e]!);
-    dampedSprings.params.set([D.k[e]!, D.l0[e]!, D.damping[e]!], 3 * s);
-  });
-
-  const G = c.Gravitation;
-  const gravitation = family(lists.gravitation.length, 2, 1);
-  lists.gravitation.forEach((e, s) => {
-    gravitation.nodes[2 * s] = idx(G.a[e]!);
-    gravitation.nodes[2 * s + 1] = idx(G.b[e]!);
-    gravitation.params[s] = G.G[e]!;
-  });
-
-  const V = c.Vortex;
-  const vortices = family(lists.vortices.length, 2, 2);
-  lists.vortices.forEach((e, s) => {
-    vortices.nodes[2 * s] = idx(V.a[e]!);
-    vortices.nodes[2 * s + 1] = idx(V.b[e]!);
-    vortices.params[2 * s] = V.kbs[e]!;
-    vortices.params[2 * s + 1] = V.kvc[e]!;
   });
 
   const U = c.UniformForce;
