@@ -17,6 +17,11 @@ interface Hooks {
   stats(): ReturnType<ElasticaPlugin['stats']['valueOf']>;
   /** The renderer Phaser chose ('webgl', or 'canvas' with ?renderer=canvas). */
   renderer(): 'webgl' | 'canvas';
+  /** Pause / resume the simulation (the browser test freezes it between dragTarget() and the pointer press). */
+  pause(): void;
+  resume(): void;
+  /** A pointer press has grabbed a body. */
+  grabbing(): boolean;
 }
 
 /** Stats line (ms per step, step rate, triangles) under the canvas, and the window.__elastica test hooks. */
@@ -50,6 +55,9 @@ export function instrument(scene: Phaser.Scene, dragBody: () => SoftBody | null,
     },
     stats: () => scene.soft.stats,
     renderer: () => (scene.game.renderer.type === Phaser.WEBGL ? 'webgl' : 'canvas'),
+    pause: () => void scene.soft.pause(),
+    resume: () => void scene.soft.resume(),
+    grabbing: () => scene.soft.sim?.isGrabbing ?? false,
   };
   scene.events.on('render', () => {
     frames++;

@@ -24,7 +24,8 @@ class RodScene extends Phaser.Scene {
     soft.add.rope([380, 80, 560, 80], { segments: 20, bending: 0.002, stretch: 800, pinStart: true, pinEnd: true, width: 8 });
     // coil spring: rod whose rest shape is a helix seen from the side; top pinned, a weight at the bottom
     const coil = soft.add.rope(coilPoints(680, 40, 34, 28, 7, 16), {
-      bending: 4, stretch: 3e4, pinStart: true, width: 6, linearDensity: 1.5, tint: 0xd0d6e0,
+      // the side view crosses itself at rest: no self (body–body) contact, colliders only
+      bending: 4, stretch: 3e4, pinStart: true, width: 6, linearDensity: 1.5, tint: 0xd0d6e0, bodyContact: false,
     });
     P.m[coil.particles[coil.particles.length - 1]!] = 0.6;
     soft.add.circle(200, 420, 40);

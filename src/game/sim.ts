@@ -46,6 +46,11 @@ export interface JellyOptions extends MaterialOptions {
 }
 
 export interface RopeOptions {
+  /**
+   * Contact with other bodies and itself (default true: the rope gets its own `createBody()` id). false: body id 0,
+   * colliders only — for shapes that cross themselves at rest, like the side view of a coil spring.
+   */
+  bodyContact?: boolean;
   /** Segments per rope (resampled evenly along the polyline); default: one per polyline edge. */
   segments?: number;
   /** Mass per metre (kg/m, default 1). */
@@ -502,13 +507,13 @@ export class SoftSim {
     for (let i = 1; i < n; i++) len += Math.hypot(pts[2 * i]! - pts[2 * i - 2]!, pts[2 * i + 1]! - pts[2 * i - 1]!);
     const m = ((o.linearDensity ?? 1) * len) / Math.max(1, n - 1);
     const ids: number[] = [];
-    const body = w.createBody();
+    const body = o.bodyContact === false ? 0 : w.createBody();
     for (let i = 0; i < n; i++) {
       const fixed = (i === 0 && o.pinStart === true) || (i === n - 1 && o.pinEnd === true);
       ids.push(w.addParticle({ x: pts[2 * i]!, y: pts[2 * i + 1]!, m, fixed, radius: this.contactRadius, body }));
     }
     const elements: number[] = [];
-    for (let i = 0; i + 1 < n; i++) elements.push(w.addEdge(ids[i]!, ids[i + 1]!, this.contactRadius));
+    if (body !== 0) for (let i = 0; i + 1 < n; i++) elements.push(w.addEdge(ids[i]!, ids[i + 1]!, this.contactRadius));
     const stretch = o.stretch ?? 500, bending = o.bending ?? 0.05;
     for (let i = 0; i + 1 < n; i++) elements.push(w.addSpring(ids[i]!, ids[i + 1]!, { alpha: stretch }));
     if (bending > 0) {

@@ -44,6 +44,9 @@ type Hooks = {
   dragTarget(): { x: number; y: number } | null;
   scale(): number;
   renderer(): 'webgl' | 'canvas';
+  pause(): void;
+  resume(): void;
+  grabbing(): boolean;
 };
 
 const MIME: Record<string, string> = {
@@ -186,14 +189,25 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
         const b = await canvas.screenshot();
         motion = (await page.evaluate(`(${DIFF_PNGS})(${JSON.stringify(a.toString('base64'))}, ${JSON.stringify(b.toString('base64'))})`)) as number;
         if (!(motion > 0.002)) errors.push(`nothing moved between 0.5 s and 2 s: ${(motion * 100).toFixed(3)}% pixels changed`);
-        // scripted pointer drag of the page's drag body
+        // Scripted pointer drag of the page's drag body. The simulation is paused from reading the target until the
+        // press has grabbed (a page signal): under load a frame can run several steps between the two, and a moving
+        // body could leave the 40 px pick radius.
+        await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.pause());
         const before = await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.centroid());
         const at = await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.dragTarget());
-        if (!before || !at) errors.push('no drag body');
-        else {
+        if (!before || !at) {
+          errors.push('no drag body');
+          await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.resume());
+        } else {
           const sc = await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.scale());
           await page.mouse.move(at.x, at.y);
           await page.mouse.down();
+          try {
+            await page.waitForFunction(() => (window as unknown as { __elastica: Hooks }).__elastica.grabbing(), undefined, { timeout: timeoutMs });
+          } catch {
+            errors.push('the pointer press did not grab the drag body');
+          }
+          await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.resume());
           const t0 = await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.simTime());
           for (let k = 1; k <= 10; k++) {
             await page.mouse.move(at.x + 12 * k * sc, at.y - 10 * k * sc);
