@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { main } from '../src/cli/main';
 import { loadSceneFile } from '../src/scene/xml';
 import { sceneSteps } from '../src/scene/build';
-import { oracleStep, prepare } from './support/fosssim-oracle';
+import { oracleStepWithCollisions, prepare } from './support/fosssim-oracle';
 import { fosssimScenes } from './support/scenes';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -52,7 +52,7 @@ describe('FOSSSim grading (step-by-step residuals against a reference integrator
         for (let k = 0; k < steps; k++) {
           const rec = data.subarray(2 * N * k, 2 * N * (k + 1));
           const next = data.subarray(2 * N * (k + 1), 2 * N * (k + 2));
-          const ref = oracleStep(oracle, rec.slice(0, N), rec.slice(N));
+          const ref = oracleStepWithCollisions(oracle, rec.slice(0, N), rec.slice(N));
           for (let a = 0; a < N; a++) {
             maxDx = Math.max(maxDx, Math.abs(ref.x[a]! - next[a]!));
             maxDv = Math.max(maxDv, Math.abs(ref.v[a]! - next[N + a]!));

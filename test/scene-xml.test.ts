@@ -81,12 +81,14 @@ describe('real FOSSSim scenes', () => {
     ]);
   });
 
-  it('HalfplaneTests/test01.xml: forward-backward-euler is symplectic-euler; collision kept raw', () => {
+  it('HalfplaneTests/test01.xml: forward-backward-euler is symplectic-euler; simple collision with FOSSSim\'s default COR 1', () => {
     const s = loadSceneFile(join(SCENES, 'basic/t2m1/HalfplaneTests/test01.xml'));
     expect(s.description).toBe('A spring bounces between the floor and ceiling.');
     expect(s.duration).toBe(10);
     expect(s.integrator).toEqual({ type: 'symplectic-euler', dt: 0.005 });
-    expect(s.collision).toEqual({ type: 'simple', attributes: {} });
+    expect(s.collision).toEqual({ type: 'simple', cor: 1 });
+    expect(s.collisiondetection).toBeUndefined();
+    expect(s.colliders).toEqual([]);
     expect(s.edges).toEqual([{ i: 0, j: 1, radius: 0.1 }]);
     expect(s.forces).toEqual([{ type: 'springforce', edge: 0, k: 100, l0: 1, b: 0 }]);
     expect(s.halfplanes).toEqual([
@@ -164,7 +166,7 @@ describe('format features', () => {
         <particle m="0" px="+1e-1" py="-.5" vx="3." vy="0" fixed="true" radius="0" tag="anchor"/>
         <halfplane px="0" py="0" nx="0" ny="2"/>
         <halfplanecolor i="0" r="1" g="1" b="1"/>
-        <collisiondetection type="hash" cells="8"/>`),
+        <collisiondetection type="contest"/>`),
       'one.xml',
     );
     expect(s.simtype).toBe('particle-system');
@@ -174,7 +176,7 @@ describe('format features', () => {
     expect(s.backgroundcolor).toEqual({ r: 0.1, g: 0.2, b: 0.3 });
     expect(s.particles).toEqual([{ m: 0, px: 0.1, py: -0.5, vx: 3, vy: 0, fixed: true, radius: 0, tag: 'anchor' }]);
     expect(s.halfplanecolors).toEqual([{ i: 0, color: { r: 1, g: 1, b: 1 } }]);
-    expect(s.collisiondetection).toEqual({ type: 'hash', attributes: { cells: '8' } });
+    expect(s.collisiondetection).toEqual({ type: 'contest' });
     expect(s.warnings).toEqual([]);
   });
 
@@ -468,5 +470,110 @@ describe('rapidxml leniency', () => {
     const d = parseSceneXml(text, 'ok.xml');
     expect(d.description).toBe("it's a 'test'");
     expect(d.warnings).toEqual([]);
+  });
+});
+
+describe('collision and colliders', () => {
+  const err = (body: string) => {
+    try {
+      parseSceneXml(scene(body), 'c.xml');
+    } catch (e) {
+      expect(e).toBeInstanceOf(InputError);
+      return (e as Error).message;
+    }
+    throw new Error('expected an InputError');
+  };
+
+  it('collision types: none, simple (COR default 1), game (COR 0, friction 0.5 by default)', () => {
+    expect(parseSceneXml(scene('<collision type="none"/>'), 'c.xml').collision).toEqual({ type: 'none' });
+    expect(parseSceneXml(scene('<collision type=" simple " COR="0.25"/>'), 'c.xml').collision).toEqual({ type: 'simple', cor: 0.25 });
+    expect(parseSceneXml(scene('<collision type="game"/>'), 'c.xml').collision).toEqual({ type: 'game', cor: 0, friction: 0.5 });
+    expect(parseSceneXml(scene('<collision type="game" COR="1" friction="0"/>'), 'c.xml').collision).toEqual({ type: 'game', cor: 1, friction: 0 });
+    expect(parseSceneXml(scene(''), 'c.xml').collision).toBeUndefined();
+  });
+
+  it('unsupported and unknown collision types, bad COR and friction', () => {
+    expect(err('<collision type="penalty" k="100"/>')).toBe(
+      'c.xml: <collision> #0: attribute \'type\': FOSSSim collision type "penalty" is not supported yet; expected none, simple or game (line 3)',
+    );
+    expect(err('<collision type="continuous-time"/>')).toMatch(/"continuous-time" is not supported yet/);
+    expect(err('<collision type="hybrid"/>')).toMatch(/"hybrid" is not supported yet/);
+    expect(err('<collision type="bouncy"/>')).toBe(
+      'c.xml: <collision> #0: attribute \'type\': expected none, simple or game, got "bouncy" (line 3)',
+    );
+    expect(err('<collision type="simple" COR="1.5"/>')).toBe(
+      'c.xml: <collision> #0: attribute \'COR\': expected a number in [0, 1] (coefficient of restitution), got "1.5" (line 3)',
+    );
+    expect(err('<collision type="simple" COR="x"/>')).toMatch(/attribute 'COR': expected a number in \[0, 1\]/);
+    expect(err('<collision type="simple" friction="0.3"/>')).toBe(
+      'c.xml: <collision> #0: attribute \'friction\' applies only to <collision type="game">, got type="simple" (line 3)',
+    );
+    expect(err('<collision type="game" friction="-1"/>')).toMatch(/<collision> #0: attribute 'friction': expected a number >= 0, got "-1"/);
+    expect(err('<collision COR="1"/>')).toMatch(/<collision> #0: missing required attribute 'type'/);
+  });
+
+  it('collisiondetection: allpairs and contest accepted, unknown types warned about', () => {
+    for (const type of ['allpairs', 'contest']) {
+      const s = parseSceneXml(scene(`<collisiondetection type="${type}"/>`), 'c.xml');
+      expect(s.collisiondetection).toEqual({ type });
+      expect(s.warnings).toEqual([]);
+    }
+    const s = parseSceneXml(scene('<collisiondetection type="hash"/>'), 'c.xml');
+    expect(s.collisiondetection).toEqual({ type: 'hash' });
+    expect(s.warnings).toEqual([
+      'c.xml: <collisiondetection> #0: unknown collision detection type "hash" (FOSSSim knows allpairs, contest); running as allpairs (line 3)',
+    ]);
+  });
+
+  it('reads circle, segment and polygon colliders in file order, with optional COR and friction', () => {
+    const s = parseSceneXml(
+      scene(`<collision type="game" COR="0.2" friction="0.7"/>
+        <segmentcollider x1="-1" y1="0" x2="1" y2="0.5"/>
+        <circlecollider cx="0" cy="2" radius="0.5" COR="0.9" friction="0"/>
+        <polygoncollider points="0 0, 2 0, 2 1  0 1"/>`),
+      'c.xml',
+    );
+    expect(s.colliders).toEqual([
+      { type: 'segment', x1: -1, y1: 0, x2: 1, y2: 0.5 },
+      { type: 'circle', cx: 0, cy: 2, radius: 0.5, cor: 0.9, friction: 0 },
+      { type: 'polygon', points: [0, 0, 2, 0, 2, 1, 0, 1] },
+    ]);
+    expect(s.warnings).toEqual([]);
+  });
+
+  it('bad colliders: radius, equal segment ends, polygon count/parity/numbers/area/self-intersection', () => {
+    const game = '<collision type="game"/>';
+    expect(err(`${game}<circlecollider cx="0" cy="0" radius="0"/>`)).toBe(
+      'c.xml: <circlecollider> #0: attribute \'radius\': expected a number > 0, got "0" (line 3)',
+    );
+    expect(err(`${game}<circlecollider cx="0" radius="1"/>`)).toMatch(/<circlecollider> #0: missing required attribute 'cy'/);
+    expect(err(`${game}<segmentcollider x1="1" y1="2" x2="1" y2="2"/>`)).toMatch(
+      /<segmentcollider> #0: attributes 'x1', 'y1', 'x2', 'y2': expected two different end points, got \(1, 2\) twice/,
+    );
+    expect(err(`${game}<segmentcollider x1="0" y1="0" x2="1e999" y2="0"/>`)).toMatch(/attribute 'x2': expected a finite number/);
+    const poly = (pts: string) => err(`${game}<polygoncollider points="${pts}"/>`);
+    expect(poly('0 0 1 0 1')).toMatch(/<polygoncollider> #0: attribute 'points': expected .*, got an odd count of 5 numbers/);
+    expect(poly('0 0 1 0')).toMatch(/got 2 point\(s\)/);
+    expect(poly('0 0 1 0 1 NaN')).toMatch(/got the value "NaN"/);
+    expect(poly('0 0 1 0 2 0')).toMatch(/edges 1 and 2 fold back onto each other at point 2/); // collinear
+    expect(poly('0 0 1 0 1 0 0 1')).toMatch(/points 1 and 2 coincide/);
+    expect(poly('0 0 2 2 2 0 0 1')).toMatch(/edges 0 and 2 intersect \(the polygon is not simple\)/); // bow tie
+    expect(poly('0 0 2 0 1 0 1 1')).toMatch(/fold back/);
+    expect(poly('0 0 4 0 4 4 2 0 0 4')).toMatch(/intersect/); // vertex touching another edge
+    expect(err('<polygoncollider/>')).toMatch(/missing required attribute 'points'/);
+  });
+
+  it('colliders need <collision type="game">; under "none" they are warned about', () => {
+    const c = '<circlecollider cx="0" cy="0" radius="1"/>';
+    expect(err(c)).toBe(
+      'c.xml: <circlecollider> #0: colliders need game contact, but the scene has no <collision> tag; expected <collision type="game"/> ' +
+        "(FOSSSim's simple response knows only particles, edges and half-planes) (line 3)",
+    );
+    expect(err(`<collision type="simple"/>${c}`)).toMatch(/but the scene has <collision type="simple">/);
+    const s = parseSceneXml(scene(`<collision type="none"/>\n${c}`), 'c.xml');
+    expect(s.colliders).toHaveLength(1);
+    expect(s.warnings).toEqual([
+      'c.xml: <circlecollider> #0: colliders have no effect under <collision type="none">; use type="game" for contact with them (line 4)',
+    ]);
   });
 });

@@ -43,6 +43,7 @@ export function buildScene(desc: SceneDescription): BuiltScene {
   const edgeEnds = desc.edges.map((e) => [particles[e.i]!, particles[e.j]!] as const);
   desc.edges.forEach((e, k) => world.addEdge(edgeEnds[k]![0], edgeEnds[k]![1], e.radius));
   for (const h of desc.halfplanes) world.addHalfplane(h.px, h.py, h.nx, h.ny);
+  buildContact(world, desc);
   for (const f of desc.forces) {
     switch (f.type) {
       case 'springforce':
@@ -78,4 +79,29 @@ export function buildScene(desc: SceneDescription): BuiltScene {
     }
   }
   return { world, particles, steps: sceneSteps(desc) };
+}
+
+/**
+ * `<collision>` and colliders. 'simple': FOSSSim's SimpleCollisionHandler after every step, pairs
+ * in the order of `<collisiondetection type>`; 'game': the engine's contact (src/collision).
+ */
+function buildContact(world: PhysicsWorld, desc: SceneDescription): void {
+  const c = desc.collision;
+  if (c === undefined || c.type === 'none') return;
+  const contacts = world.contacts;
+  contacts.enabled = true;
+  contacts.cor = c.cor;
+  if (c.type === 'simple') {
+    contacts.mode = 'simple';
+    contacts.simpleOrder = desc.collisiondetection?.type === 'contest' ? 'contest' : 'allpairs';
+    return;
+  }
+  contacts.mode = 'game';
+  contacts.friction = c.friction;
+  for (const k of desc.colliders) {
+    const opts = { ...(k.cor !== undefined ? { cor: k.cor } : {}), ...(k.friction !== undefined ? { friction: k.friction } : {}) };
+    if (k.type === 'circle') world.addCircleCollider(k.cx, k.cy, k.radius, opts);
+    else if (k.type === 'segment') world.addSegmentCollider(k.x1, k.y1, k.x2, k.y2, opts);
+    else world.addPolygonCollider(k.points, opts);
+  }
 }

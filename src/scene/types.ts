@@ -76,6 +76,27 @@ export interface Rgb {
   b: number;
 }
 
+/**
+ * `<collision type>`: 'none'; 'simple' (FOSSSim's SimpleCollisionHandler after every step,
+ * COR default 1 as FOSSSim); 'game' (Elastica extension: the engine's contact with colliders,
+ * friction and penetration correction; defaults COR 0, friction 0.5).
+ */
+export type CollisionDesc =
+  | { type: 'none' }
+  | { type: 'simple'; cor: number }
+  | { type: 'game'; cor: number; friction: number };
+
+/** Per-collider contact material; absent: the `<collision type="game">` values. */
+export interface ColliderMaterial {
+  cor?: number;
+  friction?: number;
+}
+
+export type ColliderDesc =
+  | ({ type: 'circle'; cx: number; cy: number; radius: number } & ColliderMaterial)
+  | ({ type: 'segment'; x1: number; y1: number; x2: number; y2: number } & ColliderMaterial)
+  | ({ type: 'polygon'; points: number[] } & ColliderMaterial);
+
 export interface SceneDescription {
   /** Where the scene came from, for messages. */
   source: string;
@@ -95,9 +116,15 @@ export interface SceneDescription {
   edgecolors: { e: number; color: Rgb }[];
   halfplanecolors: { i: number; color: Rgb }[];
   particlepaths: { i: number; duration: number; color: Rgb }[];
-  /** `<collision type=".." COR=".."/>`, parsed and kept; contact comes later. */
-  collision?: { type: string; attributes: Record<string, string> };
-  collisiondetection?: { type: string; attributes: Record<string, string> };
+  /** `<collision>`; absent: no collision response (FOSSSim's default). docs/scene-format.md, Contact. */
+  collision?: CollisionDesc;
+  /**
+   * `<collisiondetection type>`: FOSSSim's pair order for 'simple' response ('allpairs', the
+   * default, or 'contest'); an unknown value is kept with a warning and runs as 'allpairs'.
+   */
+  collisiondetection?: { type: string };
+  /** Game colliders (`<circlecollider>`, `<segmentcollider>`, `<polygoncollider>`) in file order per kind. */
+  colliders: ColliderDesc[];
   /** `<massmatrix type="lumped|consistent"/>`; absent means lumped. */
   massmatrix?: 'lumped' | 'consistent';
   /** Non-fatal remarks (e.g. the `alhpa` misspelling), each naming file and tag. */

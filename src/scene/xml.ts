@@ -8,8 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { InputError } from '../errors';
-import { ANY, NON_NEGATIVE, POSITIVE, TagReader, type SceneElement } from './attrs';
+import { ANY, NON_NEGATIVE, POSITIVE, UNIT, TagReader, type SceneElement } from './attrs';
 import type {
+  ColliderDesc,
+  CollisionDesc,
   EdgeDesc,
   ForceDesc,
   HalfplaneDesc,
@@ -66,7 +68,15 @@ const KNOWN = new Set([
   'edgecolor',
   'halfplanecolor',
   'particlepath',
+  'circlecollider',
+  'segmentcollider',
+  'polygoncollider',
 ]);
+
+/** FOSSSim's `<collision type>` values Elastica does not simulate (yet). */
+const UNSUPPORTED_COLLISION = ['penalty', 'continuous-time', 'hybrid'];
+/** FOSSSim's `<collisiondetection type>` values. */
+const DETECTORS = ['allpairs', 'contest'];
 
 /** Read a scene file and parse it. A missing or unreadable file is an InputError. */
 export function loadSceneFile(path: string): SceneDescription {
@@ -145,6 +155,7 @@ export function parseSceneXml(text: string, source: string): SceneDescription {
     edgecolors: [],
     halfplanecolors: [],
     particlepaths: [],
+    colliders: [],
     warnings,
   };
 
@@ -193,8 +204,15 @@ export function parseSceneXml(text: string, source: string): SceneDescription {
         });
         break;
       case 'collision':
+        scene.collision = parseCollision(r);
+        break;
       case 'collisiondetection':
-        scene[el.tag] = parseRawTyped(r);
+        scene.collisiondetection = parseCollisionDetection(r);
+        break;
+      case 'circlecollider':
+      case 'segmentcollider':
+      case 'polygoncollider':
+        scene.colliders.push(parseCollider(r));
         break;
       case 'massmatrix': {
         const type = r.str('type', 'lumped');
@@ -210,7 +228,24 @@ export function parseSceneXml(text: string, source: string): SceneDescription {
     r.finish();
   }
   checkMassless(scene, all('particle').map(reader));
+  checkColliders(scene, elements, reader);
   return scene;
+}
+
+/** Colliders act only under game contact: require `<collision type="game">` (warn under an explicit 'none'). */
+function checkColliders(scene: SceneDescription, elements: SceneElement[], reader: (el: SceneElement) => TagReader): void {
+  const first = elements.find((el) => el.tag === 'circlecollider' || el.tag === 'segmentcollider' || el.tag === 'polygoncollider');
+  if (!first) return;
+  const type = scene.collision?.type;
+  if (type === 'game') return;
+  if (type === 'none') {
+    reader(first).warn('colliders have no effect under <collision type="none">; use type="game" for contact with them');
+    return;
+  }
+  reader(first).fail(
+    `colliders need game contact, but the scene has ${type === undefined ? 'no <collision> tag' : `<collision type="${type}">`}; ` +
+      'expected <collision type="game"/> (FOSSSim\'s simple response knows only particles, edges and half-planes)',
+  );
 }
 
 /** A free particle with m = 0 needs mass from a triangle with density > 0. */
@@ -361,15 +396,115 @@ function parseIntegrator(r: TagReader): IntegratorDesc {
   return desc;
 }
 
-function parseRawTyped(r: TagReader): { type: string; attributes: Record<string, string> } {
-  const type = r.str('type').trim();
-  const attributes: Record<string, string> = {};
-  for (const [k, v] of Object.entries(r.el.attrs)) {
-    if (k === 'type') continue;
-    r.raw(k);
-    attributes[k] = v;
+/** COR as a coefficient of restitution: a number in [0, 1]. */
+const COR_RANGE = { what: 'a number in [0, 1] (coefficient of restitution)', ok: UNIT.ok };
+
+function parseCollision(r: TagReader): CollisionDesc {
+  const raw = r.str('type');
+  const type = raw.trim();
+  const gameOnly = (name: string) => {
+    if (r.has(name)) r.fail(`attribute '${name}' applies only to <collision type="game">, got type="${type}"`);
+  };
+  switch (type) {
+    case 'none':
+      gameOnly('friction');
+      r.num('COR', COR_RANGE, 1); // FOSSSim reads COR before the type; validated, then unused
+      return { type: 'none' };
+    case 'simple':
+      gameOnly('friction');
+      return { type: 'simple', cor: r.num('COR', COR_RANGE, 1) }; // FOSSSim's default COR is 1
+    case 'game':
+      return { type: 'game', cor: r.num('COR', COR_RANGE, 0), friction: r.num('friction', NON_NEGATIVE, 0.5) };
+    default:
+      if (UNSUPPORTED_COLLISION.includes(type)) {
+        r.fail(`attribute 'type': FOSSSim collision type "${type}" is not supported yet; expected none, simple or game`);
+      }
+      r.failAttr('type', 'none, simple or game', raw);
   }
-  return { type, attributes };
+}
+
+function parseCollisionDetection(r: TagReader): { type: string } {
+  const type = r.str('type').trim();
+  if (!DETECTORS.includes(type)) {
+    r.warn(`unknown collision detection type ${JSON.stringify(type)} (FOSSSim knows ${DETECTORS.join(', ')}); running as allpairs`);
+  }
+  return { type };
+}
+
+/** Optional per-collider `COR` / `friction`. */
+function colliderMaterial<T extends ColliderDesc>(r: TagReader, c: T): T {
+  if (r.has('COR')) c.cor = r.num('COR', COR_RANGE);
+  if (r.has('friction')) c.friction = r.num('friction', NON_NEGATIVE);
+  return c;
+}
+
+function parseCollider(r: TagReader): ColliderDesc {
+  switch (r.el.tag) {
+    case 'circlecollider':
+      return colliderMaterial(r, { type: 'circle', cx: r.num('cx'), cy: r.num('cy'), radius: r.num('radius', POSITIVE) });
+    case 'segmentcollider': {
+      const c = { type: 'segment' as const, x1: r.num('x1'), y1: r.num('y1'), x2: r.num('x2'), y2: r.num('y2') };
+      if (c.x1 === c.x2 && c.y1 === c.y2) r.fail(`attributes 'x1', 'y1', 'x2', 'y2': expected two different end points, got (${c.x1}, ${c.y1}) twice`);
+      return colliderMaterial(r, c);
+    }
+    case 'polygoncollider':
+      return colliderMaterial(r, { type: 'polygon', points: parsePolygonPoints(r) });
+    default:
+      throw new Error(`unreachable: collider tag <${r.el.tag}>`);
+  }
+}
+
+const NUMBER_TOKEN = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** `points="x0 y0 x1 y1 ..."` (white space and/or commas): a simple polygon of at least 3 distinct vertices. */
+function parsePolygonPoints(r: TagReader): number[] {
+  const raw = r.str('points');
+  const tokens = raw.split(/[\s,]+/).filter((t) => t !== '');
+  const expected = 'x y pairs of finite numbers (at least 3 points) of a simple polygon';
+  const bad = tokens.find((t) => !NUMBER_TOKEN.test(t) || !Number.isFinite(Number(t)));
+  if (bad !== undefined) r.fail(`attribute 'points': expected ${expected}, got the value ${JSON.stringify(bad)}`);
+  if (tokens.length % 2 !== 0) r.fail(`attribute 'points': expected ${expected}, got an odd count of ${tokens.length} numbers`);
+  if (tokens.length < 6) r.fail(`attribute 'points': expected ${expected}, got ${tokens.length / 2} point(s)`);
+  const p = tokens.map(Number);
+  const problem = polygonProblem(p);
+  if (problem) r.fail(`attribute 'points': expected ${expected}; ${problem}`);
+  return p;
+}
+
+/** Why the closed polygon p (x, y pairs) is not simple, or '' when it is. */
+export function polygonProblem(p: number[]): string {
+  const n = p.length / 2;
+  const X = (i: number) => p[2 * (i % n)]!;
+  const Y = (i: number) => p[2 * (i % n) + 1]!;
+  const orient = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+  let area2 = 0;
+  for (let i = 0; i < n; i++) {
+    if (X(i) === X(i + 1) && Y(i) === Y(i + 1)) return `points ${i} and ${(i + 1) % n} coincide`;
+    area2 += X(i) * Y(i + 1) - X(i + 1) * Y(i);
+  }
+  // Consecutive edges must not fold back onto each other.
+  for (let i = 0; i < n; i++) {
+    const o = orient(X(i), Y(i), X(i + 1), Y(i + 1), X(i + 2), Y(i + 2));
+    const dot = (X(i + 1) - X(i)) * (X(i + 2) - X(i + 1)) + (Y(i + 1) - Y(i)) * (Y(i + 2) - Y(i + 1));
+    if (o === 0 && dot < 0) return `edges ${i} and ${(i + 1) % n} fold back onto each other at point ${(i + 1) % n}`;
+  }
+  // Non-adjacent edges must not touch or cross.
+  const onSeg = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) =>
+    Math.min(ax, bx) <= cx && cx <= Math.max(ax, bx) && Math.min(ay, by) <= cy && cy <= Math.max(ay, by);
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 2; j < n; j++) {
+      if (i === 0 && j === n - 1) continue; // adjacent through point 0
+      const ax = X(i), ay = Y(i), bx = X(i + 1), by = Y(i + 1), cx = X(j), cy = Y(j), dx = X(j + 1), dy = Y(j + 1);
+      const o1 = orient(ax, ay, bx, by, cx, cy), o2 = orient(ax, ay, bx, by, dx, dy);
+      const o3 = orient(cx, cy, dx, dy, ax, ay), o4 = orient(cx, cy, dx, dy, bx, by);
+      const cross = ((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0));
+      const touch =
+        (o1 === 0 && onSeg(ax, ay, bx, by, cx, cy)) || (o2 === 0 && onSeg(ax, ay, bx, by, dx, dy)) ||
+        (o3 === 0 && onSeg(cx, cy, dx, dy, ax, ay)) || (o4 === 0 && onSeg(cx, cy, dx, dy, bx, by));
+      if (cross || touch) return `edges ${i} and ${j} intersect (the polygon is not simple)`;
+    }
+  }
+  return area2 === 0 ? 'the polygon has zero area' : '';
 }
 
 /** `alpha`, or its misspelling `alhpa` (seen in the course text) with a warning. */

@@ -289,3 +289,92 @@ export function oracleStep(s: OracleScene, x0: Float64Array, v0: Float64Array): 
   }
   return { x, v };
 }
+
+/**
+ * One FOSSSim step: the integrator, then (with `<collision type="simple">`) FOSSSim's
+ * SimpleCollisionHandler on the new positions and velocities, as TwoDSceneExecutableSimulation::stepSystem.
+ */
+export function oracleStepWithCollisions(s: OracleScene, x0: Float64Array, v0: Float64Array): { x: Float64Array; v: Float64Array } {
+  const out = oracleStep(s, x0, v0);
+  const c = s.desc.collision;
+  if (c?.type === 'simple') simpleCollisions(s, out.x, out.v, c.cor, s.desc.collisiondetection?.type === 'contest');
+  return out;
+}
+
+/**
+ * FOSSSim's SimpleCollisionHandler, written from the course code's formulas (docs/scene-format.md,
+ * Contact): masses as in FOSSSim (fixed = Infinity), impulses in FOSSSim's m-ratio form.
+ * `contest`: ContestDetector order (all particle–particle, then particle–edge, then
+ * particle–halfplane); otherwise AllPairsDetector order (per particle: particles j > i, edges, halfplanes).
+ */
+export function simpleCollisions(s: OracleScene, x: Float64Array, v: Float64Array, cor: number, contest: boolean): void {
+  const P = s.desc.particles, E = s.desc.edges, H = s.desc.halfplanes;
+  const mass = (i: number) => (s.fixed[i] ? Infinity : s.m[2 * i]!);
+  const X = (i: number): [number, number] => [x[2 * i]!, x[2 * i + 1]!];
+  const V = (i: number): [number, number] => [v[2 * i]!, v[2 * i + 1]!];
+  const dot = (a: [number, number], b: [number, number]) => a[0] * b[0] + a[1] * b[1];
+  const sub = (a: [number, number], b: [number, number]): [number, number] => [a[0] - b[0], a[1] - b[1]];
+  const unit = (a: [number, number]): [number, number] => [a[0] / Math.hypot(a[0], a[1]), a[1] / Math.hypot(a[0], a[1])];
+  const addV = (i: number, k: number, n: [number, number]) => {
+    v[2 * i] += k * n[0];
+    v[2 * i + 1] += k * n[1];
+  };
+  const cfactor = (1 + cor) / 2;
+
+  const particleParticle = (i: number, j: number) => {
+    const n = sub(X(j), X(i));
+    if (!(Math.hypot(n[0], n[1]) < P[i]!.radius + P[j]!.radius)) return;
+    if (!(dot(sub(V(i), V(j)), n) > 0)) return;
+    const nhat = unit(n);
+    const m1 = mass(i), m2 = mass(j);
+    const numerator = 2 * cfactor * dot(sub(V(j), V(i)), nhat);
+    if (!s.fixed[i]) addV(i, numerator / (1 + m1 / m2), nhat);
+    if (!s.fixed[j]) addV(j, -numerator / (m2 / m1 + 1), nhat);
+  };
+
+  const particleEdge = (i: number, e: number) => {
+    const { i: a, j: b } = E[e]!;
+    if (a === i || b === i) return;
+    const x1 = X(i), x2 = X(a), x3 = X(b);
+    const edge = sub(x3, x2);
+    let alpha = dot(sub(x1, x2), edge) / dot(edge, edge);
+    alpha = Math.min(1, Math.max(0, alpha));
+    const n = sub([x2[0] + alpha * edge[0], x2[1] + alpha * edge[1]], x1);
+    if (!(Math.hypot(n[0], n[1]) < P[i]!.radius + E[e]!.radius)) return;
+    const v1 = V(i), v2 = V(a), v3 = V(b);
+    const vedge: [number, number] = [v2[0] + alpha * (v3[0] - v2[0]), v2[1] + alpha * (v3[1] - v2[1])];
+    if (!(dot(sub(v1, vedge), n) > 0)) return;
+    const nhat = unit(n);
+    const m1 = mass(i), m2 = mass(a), m3 = mass(b);
+    const numerator = 2 * cfactor * dot(sub(vedge, v1), nhat);
+    const denom1 = 1 + ((1 - alpha) * (1 - alpha) * m1) / m2 + (alpha * alpha * m1) / m3;
+    const denom2 = m2 / m1 + (1 - alpha) * (1 - alpha) + (alpha * alpha * m2) / m3;
+    const denom3 = m3 / m1 + ((1 - alpha) * (1 - alpha) * m3) / m2 + alpha * alpha;
+    if (!s.fixed[i]) addV(i, numerator / denom1, nhat);
+    if (!s.fixed[a]) addV(a, (-(1 - alpha) * numerator) / denom2, nhat);
+    if (!s.fixed[b]) addV(b, (-alpha * numerator) / denom3, nhat);
+  };
+
+  const particleHalfplane = (i: number, h: number) => {
+    const pn: [number, number] = [H[h]!.nx, H[h]!.ny];
+    const k = dot(sub([H[h]!.px, H[h]!.py], X(i)), pn) / dot(pn, pn);
+    const n: [number, number] = [k * pn[0], k * pn[1]];
+    if (!(Math.hypot(n[0], n[1]) < P[i]!.radius)) return;
+    if (!(dot(V(i), n) > 0)) return;
+    const nhat = unit(n);
+    addV(i, -2 * cfactor * dot(V(i), nhat), nhat);
+  };
+
+  const np = P.length;
+  if (contest) {
+    for (let i = 0; i < np; i++) for (let j = i + 1; j < np; j++) particleParticle(i, j);
+    for (let i = 0; i < np; i++) for (let e = 0; e < E.length; e++) particleEdge(i, e);
+    for (let i = 0; i < np; i++) for (let h = 0; h < H.length; h++) particleHalfplane(i, h);
+    return;
+  }
+  for (let i = 0; i < np; i++) {
+    for (let j = i + 1; j < np; j++) particleParticle(i, j);
+    for (let e = 0; e < E.length; e++) particleEdge(i, e);
+    for (let h = 0; h < H.length; h++) particleHalfplane(i, h);
+  }
+}
