@@ -18,7 +18,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**', 'bench/**', 'src/game/**', 'src/cli/**'],
+    files: ['test/**', 'bench/**', 'src/game/**', 'src/cli/**', 'gallery/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
 );

@@ -1,39 +1,19 @@
 /**
- * Deterministic sine and cosine of a fraction of a full turn, using only
- * IEEE-754 basic operations (+ - * /), so meshes are bit-identical on every
- * JavaScript engine (Math.sin/cos are not specified exactly).
- * Accurate to about 1 ulp for the angles meshing needs.
+ * Sine and cosine of a fraction of a full turn with exact quadrant and mirror
+ * symmetries (the reduction is done in integers), on top of src/math's
+ * deterministic sincos, so meshes are bit-identical on every JavaScript engine.
  */
 
-const HALF_PI = 1.5707963267948966;
+import { sincos } from '../math';
 
-/** sin and cos of x for |x| <= pi/4 by Taylor series (terms to x^17). */
+const HALF_PI = 1.5707963267948966;
+const sc = new Float64Array(2);
+
+/** sin and cos of x for |x| <= pi/4, from the project's deterministic math. */
 function sinCosSmall(x: number, out: [number, number]): void {
-  const x2 = x * x;
-  let s = 0;
-  let c = 0;
-  // Horner form, coefficients 1/n!
-  s = 1 / 355687428096000; // 1/17!
-  s = s * x2 * -1 + 1 / 1307674368000; // 1/15!
-  s = s * x2 * -1 + 1 / 6227020800; // 1/13!
-  s = s * x2 * -1 + 1 / 39916800; // 1/11!
-  s = s * x2 * -1 + 1 / 362880; // 1/9!
-  s = s * x2 * -1 + 1 / 5040; // 1/7!
-  s = s * x2 * -1 + 1 / 120;
-  s = s * x2 * -1 + 1 / 6;
-  s = s * x2 * -1 + 1;
-  c = 1 / 6402373705728000; // 1/18!
-  c = c * x2 * -1 + 1 / 20922789888000; // 1/16!
-  c = c * x2 * -1 + 1 / 87178291200; // 1/14!
-  c = c * x2 * -1 + 1 / 479001600; // 1/12!
-  c = c * x2 * -1 + 1 / 3628800; // 1/10!
-  c = c * x2 * -1 + 1 / 40320; // 1/8!
-  c = c * x2 * -1 + 1 / 720;
-  c = c * x2 * -1 + 1 / 24;
-  c = c * x2 * -1 + 1 / 2;
-  c = c * x2 * -1 + 1;
-  out[0] = s * x;
-  out[1] = c;
+  sincos(x, sc, 0);
+  out[0] = sc[0]!;
+  out[1] = sc[1]!;
 }
 
 /**
