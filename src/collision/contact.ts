@@ -83,6 +83,17 @@ export class ContactSystem {
   friction = 0.5;
   /** Gauss–Seidel passes over the contacts per step. */
   iterations = 4;
+  /**
+   * Game mode, inelastic (COR 0) contacts: 'projection' (default) moves positions out of
+   * colliders and other bodies after the solve (mass-weighted, Coulomb friction as a
+   * positional tangential correction ≤ μ × the normal correction) and sets v += Δx/h for
+   * the moved particles, so resting contacts end the step at rest; 'filter' is the round-1
+   * velocity filter (still the default: the projection settles single jellies and holds the
+   * slope, but a 10-jelly pile diverges with it; docs/contact.md). Bouncy contacts (COR > 0) always use the filter.
+   */
+  response: 'projection' | 'filter' = 'filter';
+  /** Body–body (particle–edge) contacts use the projection too (else the velocity filter). */
+  bodyProjection = true;
   /** Broad-phase cell size (m); 0 = automatic (twice the mean boundary-edge length). */
   cellSize = 0;
   /**
@@ -164,6 +175,26 @@ export class ContactSystem {
   private pairHit: Uint8Array = new Uint8Array(0);
   private pairImp: Float64Array = new Float64Array(0);
   private pairGeo: Float64Array = new Float64Array(0); // 4 per pair: x y nx ny
+  /** Projection pairs: edge parameter α of the last correction, and 1 when the pair was projected (not filtered). */
+  private pairAl: Float64Array = new Float64Array(0);
+  private pairProj: Uint8Array = new Uint8Array(0);
+  /** Position corrections made by the projection this step (2 per particle); v += dproj/h at the end. */
+  private dproj: Float64Array = new Float64Array(0);
+  private projected = false;
+  /** Inside beginCorrection's detection: only projections act (the filter runs once, after the final solve). */
+  private passA = false;
+  /**
+   * Projection response: after the first solve, the projected contact positions become
+   * one-sided planes (with lagged friction) for a second implicit solve from the start of
+   * the step, so the whole body (not only its contact nodes) feels the contact. Default on.
+   */
+  correction = true;
+  /** Whether the last step ran the correction solve (benchmark / tests). */
+  corrected = false;
+  /** Normal contact force on each particle at the end of the last correction solve (lags the friction bound λ). */
+  private lamPrev: Float64Array = new Float64Array(0);
+  /** Number of pairs that touched in the last step (benchmark figure). */
+  touching = 0;
   // narrow-phase output
   private nx = 0;
   private ny = 0;
@@ -193,7 +224,7 @@ export class ContactSystem {
     const t = world.topology();
     if (this.topoRef !== t) this.rebuild(world);
     this.updateColliders(world);
-    if (this.implicit && world.newton !== 'fosssim' && !t.dense &&
+    if (this.implicit && this.response === 'filter' && world.newton !== 'fosssim' && !t.dense &&
       (world.integrator === 'implicit-euler' || world.integrator === 'linearized-implicit-euler')) {
       this.buildCandidates(world);
       this.implicitOn = true;
@@ -420,26 +451,20 @@ export class ContactSystem {
       this.pairHit = hit;
       this.pairImp = growF(this.pairImp, m);
       this.pairGeo = growF(this.pairGeo, 4 * m);
+      this.pairAl = growF(this.pairAl, m);
+      const pr = new Uint8Array(m);
+      pr.set(this.pairProj);
+      this.pairProj = pr;
     }
     this.pairP[k] = p;
     this.pairItem[k] = item;
     this.pairHit[k] = 0;
     this.pairImp[k] = 0;
+    this.pairProj[k] = 0;
   }
 
-  /** The contact step, after the solve and before the state is scattered back. */
-  solve(world: PhysicsWorld): void {
-    if (!this.enabled) {
-      this.begin.length = 0;
-      this.end.length = 0;
-      this.active.length = 0;
-      return;
-    }
-    if (this.topoRef !== world.topology()) this.rebuild(world);
-    if (this.mode === 'simple') {
-      this.solveSimple(world);
-      return;
-    }
+  /** Broad phase over swept boxes x0 → x, then Gauss–Seidel passes (narrow phase + response) over the pairs. */
+  private detectAndProject(world: PhysicsWorld): void {
     const x = world.x, x0 = this.x0, n = this.n;
     const nE = this.nE, nS = this.nS, nC = this.nC, nP = this.nP;
     const nItems = nE + nS + nC + nP;
@@ -517,10 +542,105 @@ export class ContactSystem {
     }
     // Gauss–Seidel passes: narrow phase on the current state, then response.
     // Later passes only revisit the pairs that touched in the first.
+    this.dproj = growF(this.dproj, 2 * n);
+    this.dproj.fill(0, 0, 2 * n);
+    this.projected = false;
     for (let k = 0; k < this.nPairs; k++) this.resolvePair(world, k);
     for (let pass = 1; pass < this.iterations; pass++) {
       for (let k = 0; k < this.nPairs; k++) if (this.pairHit[k] === 1) this.resolvePair(world, k);
     }
+  }
+
+  /**
+   * Projection response, between the first and the second implicit solve: detect and project
+   * the first solve's result, then turn every particle the projection moved along a normal
+   * into a one-sided plane through its projected position (normal: its accumulated normal
+   * correction; stiffness κ = stiffness · m/h²; friction μλ with λ = m |normal correction|/h²,
+   * the force that held it, pulling towards its projected tangential position), restore the
+   * start-of-step state and hand the planes to the solve. Returns false (nothing to redo)
+   * when nothing was projected or the integrator is not a game-mode implicit one.
+   */
+  beginCorrection(world: PhysicsWorld): boolean {
+    this.corrected = false;
+    if (!this.enabled || this.mode !== 'game' || this.response !== 'projection' || !this.correction) return false;
+    if (world.newton === 'fosssim' || (world.integrator !== 'implicit-euler' && world.integrator !== 'linearized-implicit-euler')) return false;
+    const t = world.topology();
+    if (t.dense) return false;
+    if (this.topoRef !== t) this.rebuild(world);
+    this.passA = true;
+    this.detectAndProject(world);
+    this.passA = false;
+    if (!this.projected) return false;
+    const pot = this.potential;
+    pot.clear();
+    const x = world.x, x0 = this.x0, h = world.dt, nE = this.nE;
+    const mass = t.mass, pattern = t.pattern;
+    const ks = this.stiffness / (h * h), eps = this.frictionEpsV * h;
+    for (let k = 0; k < this.nPairs; k++) {
+      if (this.pairProj[k] === 0) continue;
+      const i = this.pairP[k]!, item = this.pairItem[k]!;
+      const nx = this.pairGeo[4 * k + 2]!, ny = this.pairGeo[4 * k + 3]!, tx = -ny, ty = nx;
+      // λ: the normal force that held the contact in the projection (impulse / h)
+      const lam = Math.max(this.pairImp[k]! / h, this.lamPrev.length > i ? this.lamPrev[i]! : 0);
+      const i2 = 2 * i;
+      // slip of the projected state over the step; the friction potential's u(x) = t·(x − xᵗ) + s (implicit.ts) vanishes there with s = −slip
+      let st = tx * (x[i2]! - x0[i2]!) + ty * (x[i2 + 1]! - x0[i2 + 1]!);
+      let ok: boolean;
+      if (item >= 0 && item < nE) {
+        const a = this.ea[item]!, b = this.eb[item]!, al = this.pairAl[k]!, be = 1 - al;
+        const a2 = 2 * a, b2 = 2 * b;
+        st -= be * (tx * (x[a2]! - x0[a2]!) + ty * (x[a2 + 1]! - x0[a2 + 1]!)) + al * (tx * (x[b2]! - x0[b2]!) + ty * (x[b2 + 1]! - x0[b2 + 1]!));
+        const mi = this.invMass[i]! > 0 ? mass[i2]! : 0;
+        const m = mi > 0 ? mi : 0.5 * ((this.invMass[a]! > 0 ? mass[a2]! : 0) + (this.invMass[b]! > 0 ? mass[b2]! : 0));
+        // d = n·(p − (1 − α)a − αb) ≥ r at the projected state
+        const d = nx * (x[i2]! - be * x[a2]! - al * x[b2]!) + ny * (x[i2 + 1]! - be * x[a2 + 1]! - al * x[b2 + 1]!);
+        ok = pot.add(pattern, x0, i, a, b, al, nx, ny, 0, Math.min(d, this.radius[i]! + this.eRad[item]!), ks * m, 0, -st, eps);
+      } else {
+        if (this.invMass[i] === 0) continue;
+        ok = pot.add(pattern, x0, i, -1, -1, 0, nx, ny, nx * x[i2]! + ny * x[i2 + 1]!, 0, ks * mass[i2]!, 0, -st, eps);
+      }
+      if (ok) pot.geo[8 * (pot.count - 1) + 5] = this.frictionOfItem(world, item) * lam;
+    }
+    world.x.set(x0.subarray(0, world.x.length));
+    world.v.set(this.v0.subarray(0, world.v.length));
+    world.forceModel().contact = pot;
+    this.corrected = true;
+    return true;
+  }
+
+  /** The contact step, after the solve and before the state is scattered back. */
+  solve(world: PhysicsWorld): void {
+    if (!this.enabled) {
+      this.begin.length = 0;
+      this.end.length = 0;
+      this.active.length = 0;
+      return;
+    }
+    if (this.topoRef !== world.topology()) this.rebuild(world);
+    if (this.mode === 'simple') {
+      this.solveSimple(world);
+      return;
+    }
+    const n = this.n;
+    // the correction solve's contact forces: next step's friction bound (lagged, IPC-style)
+    this.lamPrev = growF(this.lamPrev, n);
+    this.lamPrev.fill(0, 0, n);
+    if (this.corrected) {
+      const pot = this.potential;
+      for (let k = 0; k < pot.count; k++) {
+        const p = pot.node[3 * k]!;
+        this.lamPrev[p] = this.lamPrev[p]! + pot.normalForce(k, world.x);
+      }
+    }
+    this.detectAndProject(world);
+    if (this.projected) {
+      // Projection: the moved particles get the velocity of their corrected displacement.
+      const v = world.v, dp = this.dproj, ih = 1 / world.dt;
+      for (let q = 0; q < 2 * n; q++) v[q] = v[q]! + dp[q]! * ih;
+    }
+    let touching = 0;
+    for (let k = 0; k < this.nPairs; k++) touching += this.pairHit[k]!;
+    this.touching = touching;
     this.collectEvents(world);
   }
 
@@ -712,6 +832,13 @@ export class ContactSystem {
     const col = item < nE + nS ? this.segCol[item - nE]! : item < nE + nS + nC ? this.circCol[item - nE - nS]! : this.polyCol[item - nE - nS - nC]!;
     const c = world.c.Collider.cor[world.colliders[col]!]!;
     return c >= 0 ? c : this.cor;
+  }
+
+  /** Friction coefficient of a pair's surface (half-planes and body edges: the world's). */
+  private frictionOfItem(world: PhysicsWorld, item: number): number {
+    const nE = this.nE, nS = this.nS, nC = this.nC;
+    if (item < nE) return this.friction;
+    return this.frictionOf(world, item < nE + nS ? this.segCol[item - nE]! : item < nE + nS + nC ? this.circCol[item - nE - nS]! : this.polyCol[item - nE - nS - nC]!);
   }
 
   private frictionOf(world: PhysicsWorld, col: number): number {
@@ -913,6 +1040,11 @@ export class ContactSystem {
 
   /** Velocity filter + penetration correction against an infinitely heavy surface moving at (svx, svy). */
   private applyStatic(world: PhysicsWorld, k: number, i: number, svx: number, svy: number, cx: number, cy: number, cor: number, mu: number): void {
+    if (cor <= 0 && this.response === 'projection') {
+      this.projectStatic(world, k, i, svx, svy, cx, cy, mu);
+      return;
+    }
+    if (this.passA) return;
     const x = world.x, v = world.v;
     const i2 = 2 * i;
     const nx = this.nx, ny = this.ny, pen = this.pen, h = world.dt;
@@ -955,8 +1087,84 @@ export class ContactSystem {
     this.record(k, jn / this.invMass[i]!, cx, cy);
   }
 
+  /**
+   * Projection against an infinitely heavy surface moving at (svx, svy): move the particle
+   * out by the penetration, then take back its tangential slip relative to the surface over
+   * the step, at most μ × the normal correction (static friction when the slip is within it).
+   */
+  private projectStatic(world: PhysicsWorld, k: number, i: number, svx: number, svy: number, cx: number, cy: number, mu: number): void {
+    const x = world.x, x0 = this.x0, dp = this.dproj, h = world.dt;
+    const i2 = 2 * i;
+    const nx = this.nx, ny = this.ny, pen = this.pen;
+    let mx = pen * nx, my = pen * ny;
+    // slip over the step (after the normal correction), tangential part
+    const sx = x[i2]! + mx - x0[i2]! - h * svx, sy = x[i2 + 1]! + my - x0[i2 + 1]! - h * svy;
+    const sn = sx * nx + sy * ny;
+    const tx = sx - sn * nx, ty = sy - sn * ny;
+    const st = Math.sqrt(tx * tx + ty * ty);
+    if (st > 0) {
+      const lim = mu * pen;
+      const f = st <= lim ? 1 : lim / st;
+      mx -= f * tx;
+      my -= f * ty;
+    }
+    x[i2] = x[i2]! + mx;
+    x[i2 + 1] = x[i2 + 1]! + my;
+    dp[i2] = dp[i2]! + mx;
+    dp[i2 + 1] = dp[i2 + 1]! + my;
+    this.pairProj[k] = 1;
+    this.projected = true;
+    this.record(k, (pen / h) / this.invMass[i]!, cx, cy);
+  }
+
+  /** Projection of particle i out of body edge (a, b) at the narrow phase's alpha: mass-weighted, with positional Coulomb friction. */
+  private projectEdge(world: PhysicsWorld, k: number, i: number, a: number, b: number): void {
+    const x = world.x, x0 = this.x0, dp = this.dproj;
+    const al = this.alpha, be = 1 - al;
+    const wi = this.invMass[i]!, wa = this.invMass[a]!, wb = this.invMass[b]!;
+    const w = wi + be * be * wa + al * al * wb;
+    if (!(w > 0)) return;
+    const nx = this.nx, ny = this.ny, pen = this.pen;
+    const i2 = 2 * i, a2 = 2 * a, b2 = 2 * b;
+    // generalized correction c (applied as +wi c to i, −be wa c to a, −al wb c to b): normal part pen / w
+    let cx = (pen / w) * nx, cy = (pen / w) * ny;
+    // relative slip over the step after the normal correction
+    const rx = x[i2]! - x0[i2]! - be * (x[a2]! - x0[a2]!) - al * (x[b2]! - x0[b2]!) + pen * nx;
+    const ry = x[i2 + 1]! - x0[i2 + 1]! - be * (x[a2 + 1]! - x0[a2 + 1]!) - al * (x[b2 + 1]! - x0[b2 + 1]!) + pen * ny;
+    const rn = rx * nx + ry * ny;
+    const tx = rx - rn * nx, ty = ry - rn * ny;
+    const st = Math.sqrt(tx * tx + ty * ty);
+    if (st > 0) {
+      const lim = this.friction * pen;
+      const f = st <= lim ? 1 : lim / st;
+      cx -= (f * tx) / w;
+      cy -= (f * ty) / w;
+    }
+    x[i2] = x[i2]! + wi * cx;
+    x[i2 + 1] = x[i2 + 1]! + wi * cy;
+    x[a2] = x[a2]! - be * wa * cx;
+    x[a2 + 1] = x[a2 + 1]! - be * wa * cy;
+    x[b2] = x[b2]! - al * wb * cx;
+    x[b2 + 1] = x[b2 + 1]! - al * wb * cy;
+    dp[i2] = dp[i2]! + wi * cx;
+    dp[i2 + 1] = dp[i2 + 1]! + wi * cy;
+    dp[a2] = dp[a2]! - be * wa * cx;
+    dp[a2 + 1] = dp[a2 + 1]! - be * wa * cy;
+    dp[b2] = dp[b2]! - al * wb * cx;
+    dp[b2 + 1] = dp[b2 + 1]! - al * wb * cy;
+    this.pairProj[k] = 1;
+    this.pairAl[k] = al;
+    this.projected = true;
+    this.record(k, pen / (w * world.dt), be * x[a2]! + al * x[b2]!, be * x[a2 + 1]! + al * x[b2 + 1]!);
+  }
+
   /** Particle i against body edge (a, b) at the narrow phase's alpha: mass-weighted impulses and correction. */
   private respondEdge(world: PhysicsWorld, k: number, i: number, a: number, b: number): void {
+    if (this.cor <= 0 && this.response === 'projection' && this.bodyProjection) {
+      this.projectEdge(world, k, i, a, b);
+      return;
+    }
+    if (this.passA) return;
     const x = world.x, v = world.v;
     const al = this.alpha, be = 1 - al;
     const wi = this.invMass[i]!, wa = this.invMass[a]!, wb = this.invMass[b]!;

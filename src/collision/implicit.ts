@@ -153,6 +153,13 @@ export class ContactPotential {
 
   private readonly tmp = new Float64Array(2);
 
+  /** Normal force κ·max(0, r − d(x)) of candidate k at x (the contact force after a solve). */
+  normalForce(k: number, x: Float64Array): number {
+    this.du(k, x, this.tmp);
+    const gap = this.geo[8 * k + 3]! - this.tmp[0]!;
+    return gap > 0 ? this.geo[8 * k + 4]! * gap : 0;
+  }
+
   energy(x: Float64Array): number {
     let E = 0;
     const g = this.geo, t = this.tmp;

@@ -5,6 +5,7 @@
  */
 import type { PhysicsWorld } from '../world';
 import { meshBox } from '../mesh';
+import type { MaterialName } from '../elements';
 
 export interface JellyPile {
   /** Body id of each jelly. */
@@ -22,6 +23,8 @@ export interface JellyPileOptions {
   youngsModulus?: number;
   poissonRatio?: number;
   density?: number;
+  /** Element material (default 'fosssim', FOSSSim's CST). */
+  material?: MaterialName;
   /** Columns of jellies per row; default ceil(sqrt(count)). */
   columns?: number;
 }
@@ -54,6 +57,7 @@ export function makeJellyPile(world: PhysicsWorld, count: number, trianglesEach:
     for (let t = 0; t < mesh.triangles.length; t += 3) {
       world.addTriangle(ids[mesh.triangles[t]!]!, ids[mesh.triangles[t + 1]!]!, ids[mesh.triangles[t + 2]!]!, {
         youngsModulus: opts.youngsModulus ?? 2e4, poissonRatio: opts.poissonRatio ?? 0.3, density: opts.density ?? 100,
+        ...(opts.material ? { material: opts.material } : {}),
       });
     }
     bodies.push(body);

@@ -66,6 +66,8 @@ export function runStep(world: PhysicsWorld): void {
   gatherState(world);
   world.contacts.snapshot(world);
   integrate(world);
+  // Projection contact (src/collision): project the result, then re-solve with the projected contacts as planes.
+  if (world.contacts.beginCorrection(world)) integrate(world);
   resolveContacts(world);
   scatterState(world);
 }
