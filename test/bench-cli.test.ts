@@ -12,7 +12,7 @@ describe('elastica bench', () => {
     expect(r.status).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(1);
-    const fields = ['name', 'triangles', 'dofs', 'integrator', 'msPerStepMedian', 'msPerStepP95', 'newtonItersMean', 'msAssembly', 'msFactor', 'msSolve', 'heapGrowthBytesPerStep', 'sag'];
+    const fields = ['name', 'triangles', 'dofs', 'integrator', 'msPerStepMedian', 'msPerStepP95', 'newtonItersMean', 'msAssembly', 'msFactor', 'msSolve', 'heapGrowthBytesPerStep', 'allocBytesPerStep', 'allocBytesMaxStep', 'gcSteps', 'sag'];
     const rows = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     const ours = rows.find((o) => o.engine === 'elastica')!;
     expect(ours).toBeDefined();
@@ -23,6 +23,11 @@ describe('elastica bench', () => {
     expect(ours.name).toBe('1k');
     expect(ours.triangles as number).toBeGreaterThan(900);
     expect(Number.isFinite(ours.sag as number)).toBe(true);
+    // allocation per step: a measured byte count (sampler overhead calibrated out), never negative
+    expect(Number.isFinite(ours.allocBytesPerStep as number)).toBe(true);
+    expect(ours.allocBytesPerStep as number).toBeGreaterThanOrEqual(0);
+    expect(ours.allocBytesMaxStep as number).toBeGreaterThanOrEqual(ours.allocBytesPerStep as number);
+    expect(Number.isInteger(ours.gcSteps)).toBe(true);
   }, 120_000);
 
   it('--material all: one elastica row per material, non-FOSSSim materials at 4E (same jelly)', () => {

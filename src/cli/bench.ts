@@ -45,7 +45,18 @@ export interface BenchResult {
   msAssembly: number;
   msFactor: number;
   msSolve: number;
+  /** Retained heap growth per step: heap after a full GC at the end minus at the start of the timed window. */
   heapGrowthBytesPerStep: number;
+  /**
+   * Bytes allocated per step (V8 heap used + external memory, sampled right before and after
+   * each timed step with no GC in between; the sampler's own allocation is calibrated out),
+   * mean over the timed steps that saw no garbage collection.
+   */
+  allocBytesPerStep: number;
+  /** Largest single-step allocation in the timed window (bytes, same measure). */
+  allocBytesMaxStep: number;
+  /** Timed steps during which a garbage collection ran (heap shrank): 0 when nothing is allocated. */
+  gcSteps: number;
   sag: number;
   note?: string;
 }
@@ -126,6 +137,58 @@ function round(x: number, d = 3): number {
 
 let gcFn: (() => void) | null = null;
 
+/** V8 heap in use plus external (ArrayBuffer) memory, without collecting. */
+function heapNow(): number {
+  const s = v8.getHeapStatistics();
+  return s.used_heap_size + s.external_memory;
+}
+
+/**
+ * Per-step allocation sampler: `before()`/`after()` bracket one step; heapNow() allocates its
+ * own result object, which the calibration (same bracket around an empty call, median of 64)
+ * subtracts. Heap used only grows between collections, so a step whose bracket shrank saw a GC
+ * and is counted in `gcSteps` instead.
+ */
+class AllocMeter {
+  private overhead = 0;
+  private u0 = 0;
+  sum = 0;
+  n = 0;
+  max = 0;
+  gcSteps = 0;
+  constructor() {
+    const noop = (): void => {};
+    const d: number[] = [];
+    for (let i = 0; i < 64; i++) {
+      this.before();
+      noop();
+      d.push(this.raw());
+    }
+    d.sort((a, b) => a - b);
+    this.overhead = d[32]!;
+  }
+  before(): void {
+    this.u0 = heapNow();
+  }
+  private raw(): number {
+    return heapNow() - this.u0;
+  }
+  after(): void {
+    const d = this.raw();
+    if (d < 0) {
+      this.gcSteps++;
+      return;
+    }
+    const a = Math.max(0, d - this.overhead);
+    this.sum += a;
+    this.n++;
+    if (a > this.max) this.max = a;
+  }
+  mean(): number {
+    return this.n > 0 ? this.sum / this.n : 0;
+  }
+}
+
 /** Heap in use after a full collection (gc exposed through V8 flags at run time). */
 function heapUsed(): number {
   if (!gcFn) {
@@ -149,11 +212,14 @@ export function benchElastica(name: string, target: number, warmup: number, step
   const times: number[] = new Array<number>(steps).fill(0);
   let iters = 0, msA = 0, msF = 0, msS = 0;
   const paths = new Set<string>();
+  const meter = new AllocMeter();
   const heap0 = heapUsed();
   for (let s = 0; s < steps; s++) {
+    meter.before();
     const t0 = performance.now();
     world.step();
     times[s] = performance.now() - t0;
+    meter.after();
     iters += ws.stats.newtonIters;
     msA += newton.timing.msAssembly;
     msF += newton.timing.msFactor;
@@ -171,7 +237,9 @@ export function benchElastica(name: string, target: number, warmup: number, step
     linearPath: [...paths].sort().join('+'),
     msPerStepMedian: round(quantile(sorted, 0.5)), msPerStepP95: round(quantile(sorted, 0.95)),
     newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / steps), msFactor: round(msF / steps), msSolve: round(msS / steps),
-    heapGrowthBytesPerStep: round((heap1 - heap0) / steps, 1), sag: round(h / JELLY.size, 4),
+    heapGrowthBytesPerStep: round((heap1 - heap0) / steps, 1),
+    allocBytesPerStep: round(meter.mean(), 1), allocBytesMaxStep: meter.max, gcSteps: meter.gcSteps,
+    sag: round(h / JELLY.size, 4),
   };
 }
 
@@ -202,11 +270,14 @@ export async function benchRapier(name: string, target: number, warmup: number, 
   const body = world.createSoftBody(desc);
   for (let s = 0; s < warmup; s++) world.step();
   const times: number[] = new Array<number>(steps).fill(0);
+  const meter = new AllocMeter();
   const heap0 = heapUsed();
   for (let s = 0; s < steps; s++) {
+    meter.before();
     const t0 = performance.now();
     world.step();
     times[s] = performance.now() - t0;
+    meter.after();
   }
   const heap1 = heapUsed();
   const sorted = times.slice().sort((a, b) => a - b);
@@ -217,7 +288,9 @@ export async function benchRapier(name: string, target: number, warmup: number, 
     integrator: 'rapier', linearPath: 'rapier',
     msPerStepMedian: round(quantile(sorted, 0.5)), msPerStepP95: round(quantile(sorted, 0.95)),
     newtonItersMean: 0, msAssembly: 0, msFactor: 0, msSolve: 0,
-    heapGrowthBytesPerStep: round((heap1 - heap0) / steps, 1), sag: round(h / JELLY.size, 4),
+    heapGrowthBytesPerStep: round((heap1 - heap0) / steps, 1),
+    allocBytesPerStep: round(meter.mean(), 1), allocBytesMaxStep: meter.max, gcSteps: meter.gcSteps,
+    sag: round(h / JELLY.size, 4),
   };
 }
 
@@ -288,7 +361,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
     out(
       `${r.name.padEnd(4)} ${(r.material ? `${r.engine} ${r.material}` : r.engine).slice(0, 28).padEnd(28)} tris ${String(r.triangles).padStart(6)} dofs ${String(r.dofs).padStart(6)}  ` +
         `median ${r.msPerStepMedian.toFixed(2)} ms  p95 ${r.msPerStepP95.toFixed(2)} ms  newton ${r.newtonItersMean}  ` +
-        `asm ${r.msAssembly} fac ${r.msFactor} sol ${r.msSolve}  heap ${r.heapGrowthBytesPerStep} B/step  sag ${r.sag}  ${r.linearPath}` +
+        `asm ${r.msAssembly} fac ${r.msFactor} sol ${r.msSolve}  alloc ${r.allocBytesPerStep} B/step (max ${r.allocBytesMaxStep}, gc ${r.gcSteps})  retained ${r.heapGrowthBytesPerStep} B/step  sag ${r.sag}  ${r.linearPath}` +
         (r.note ? `  ${r.note}` : ''),
     );
   }

@@ -26,7 +26,7 @@
  * eigenvalues clamped to 0, then mapped through ∂F/∂x. No numeric eigensolver.
  * All functions are pure and allocation-free (module scratch only).
  */
-import { cstEnergy, cstGradient, cstHessian } from './cst';
+import { cstEnergy, cstGradient, cstHessian, cstEnergyAt, cstGradientAt } from './cst';
 
 export const MAT_FOSSSIM = 0;
 export const MAT_STVK = 1;
@@ -57,6 +57,15 @@ const V2 = new Float64Array(4);
 const SV = new Float64Array(6);
 // isotropic eigensystem in (s0, s1): ψ0, ψ1, λ_twist, λ_flip, ψ00, ψ01, ψ11
 const EV = new Float64Array(7);
+// Lamé constants of the current call (μ, λ): the internals read them here instead of taking double
+// arguments, which V8 boxes into heap numbers when it does not inline the callee.
+const ML = new Float64Array(2);
+// inputs of stvkSigma (s0, s1, σ*), of mode (m00, m01, m10, m11) and of assembleEigen (λt, λf, h00, h01, h11)
+const SG = new Float64Array(3);
+const MM = new Float64Array(4);
+const AE = new Float64Array(5);
+// scalar results (energy density)
+const RES = new Float64Array(1);
 
 /** μ, λ (plane stress) from Young's modulus and Poisson's ratio. */
 export function lameMu(E: number, nu: number): number {
@@ -106,39 +115,52 @@ function nhG2(J: number): number {
 
 // ---- energy densities on FF: psi, PF, HF -------------------------------------
 
-function psi(mat: number, mu: number, lam: number): number {
+/** RES[0] = ψ(FF) with μ, λ from ML. */
+function psi(mat: number): void {
+  const mu = ML[0]!, lam = ML[1]!;
   const f0 = FF[0]!, f1 = FF[1]!, f2 = FF[2]!, f3 = FF[3]!;
   const I2 = f0 * f0 + f1 * f1 + f2 * f2 + f3 * f3;
   if (mat === MAT_STVK) {
     signedSvd();
-    if (!(SV[5]! >= STVK_SIGMA_MIN)) return stvkSigmaEnergy(SV[4]!, SV[5]!, mu, lam, STVK_SIGMA_MIN);
+    if (!(SV[5]! >= STVK_SIGMA_MIN)) {
+      RES[0] = stvkSigmaEnergy(SV[4]!, SV[5]!, mu, lam, STVK_SIGMA_MIN);
+      return;
+    }
     const e00 = 0.5 * (f0 * f0 + f1 * f1 - 1), e11 = 0.5 * (f2 * f2 + f3 * f3 - 1), e01 = 0.5 * (f0 * f2 + f1 * f3);
     const tr = e00 + e11;
-    return mu * (e00 * e00 + e11 * e11 + 2 * e01 * e01) + 0.5 * lam * tr * tr;
+    RES[0] = mu * (e00 * e00 + e11 * e11 + 2 * e01 * e01) + 0.5 * lam * tr * tr;
+    return;
   }
   if (mat === MAT_NEOHOOKEAN) {
     const C = 0.5 * mu, D = 0.5 * (mu + lam);
     const J = f0 * f3 - f2 * f1;
-    return C * (I2 * nhG(J) - 2) + D * (J - 1) * (J - 1);
+    RES[0] = C * (I2 * nhG(J) - 2) + D * (J - 1) * (J - 1);
+    return;
   }
   // corotational
   const a = f0 + f3, b = f1 - f2;
   const r = Math.sqrt(a * a + b * b);
-  return mu * (I2 - 2 * r + 2) + 0.5 * lam * (r - 2) * (r - 2);
+  RES[0] = mu * (I2 - 2 * r + 2) + 0.5 * lam * (r - 2) * (r - 2);
 }
 
 /** PF = dψ/df; with hess, HF = d²ψ/df² (exact). */
-function stress(mat: number, mu: number, lam: number, hess: boolean): void {
+function stress(mat: number, hess: boolean): void {
+  const mu = ML[0]!, lam = ML[1]!;
   const f0 = FF[0]!, f1 = FF[1]!, f2 = FF[2]!, f3 = FF[3]!;
   if (mat === MAT_STVK) {
     signedSvd();
     if (!(SV[5]! >= STVK_SIGMA_MIN)) {
       // compressed below σ* or inverted: through the signed SVD, P = U diag(ψ0, ψ1) Vᵀ,
       // ∂²ψ/∂f² = the unclamped eigensystem (exact)
-      stvkSigma(SV[4]!, SV[5]!, mu, lam, STVK_SIGMA_MIN);
-      mode(EV[0]!, 0, 0, EV[1]!);
+      SG[0] = SV[4]!; SG[1] = SV[5]!; SG[2] = STVK_SIGMA_MIN;
+      stvkSigma();
+      MM[0] = EV[0]!; MM[1] = 0; MM[2] = 0; MM[3] = EV[1]!;
+      mode();
       PF[0] = Q[0]!; PF[1] = Q[1]!; PF[2] = Q[2]!; PF[3] = Q[3]!;
-      if (hess) assembleEigen(EV[2]!, EV[3]!, EV[4]!, EV[5]!, EV[6]!, false);
+      if (hess) {
+        AE[0] = EV[2]!; AE[1] = EV[3]!; AE[2] = EV[4]!; AE[3] = EV[5]!; AE[4] = EV[6]!;
+        assembleEigen(false);
+      }
       return;
     }
     const uu = f0 * f0 + f1 * f1, ww = f2 * f2 + f3 * f3, uw = f0 * f2 + f1 * f3;
@@ -251,7 +273,8 @@ function stvkSigmaEnergy(s0: number, s1: number, mu: number, lam: number, smin: 
  * (ψ0 + ψ1)/(s0 + s1) in division-free form (divided differences of g, g′ per regime).
  * smin = −∞ gives plain StVK everywhere.
  */
-function stvkSigma(s0: number, s1: number, mu: number, lam: number, smin: number): void {
+function stvkSigma(): void {
+  const s0 = SG[0]!, s1 = SG[1]!, smin = SG[2]!, mu = ML[0]!, lam = ML[1]!;
   const in0 = s0 >= smin, in1 = s1 >= smin; // s0 ≥ s1, so in1 implies in0
   const g0 = stvkG(s0, smin), g1 = stvkG(s1, smin), S = g0 + g1;
   const d0 = in0 ? 2 * s0 : 2 * smin, d1 = in1 ? 2 * s1 : 2 * smin; // g′
@@ -330,8 +353,9 @@ function signedSvd(): void {
   SV[5] = m - h;
 }
 
-/** Q = vec(U M Vᵀ) for M = [[m00, m01], [m10, m11]]. */
-function mode(m00: number, m01: number, m10: number, m11: number): void {
+/** Q = vec(U M Vᵀ) for M = [[m00, m01], [m10, m11]] = MM. */
+function mode(): void {
+  const m00 = MM[0]!, m01 = MM[1]!, m10 = MM[2]!, m11 = MM[3]!;
   const uc = SV[0]!, us = SV[1]!, vc = SV[2]!, vs = SV[3]!;
   const a00 = uc * m00 - us * m10, a01 = uc * m01 - us * m11;
   const a10 = us * m00 + uc * m10, a11 = us * m01 + uc * m11;
@@ -341,7 +365,9 @@ function mode(m00: number, m01: number, m10: number, m11: number): void {
   Q[3] = a10 * vs + a11 * vc;
 }
 
-function addMode(lam: number, clamp: boolean): void {
+/** HF += λ Q Qᵀ, λ = EIGV[k] (with clamp, only λ > 0; without, λ ≠ 0). */
+function addMode(k: number, clamp: boolean): void {
+  const lam = EIGV[k]!;
   if (clamp ? !(lam > 0) : lam === 0) return;
   for (let i = 0; i < 4; i++) {
     const qi = lam * Q[i]!;
@@ -354,12 +380,16 @@ function addMode(lam: number, clamp: boolean): void {
  * scaling eigenpairs. Writes the exact eigenvalues to EIG (twist, flip, scale0, scale1).
  */
 export const EIG = new Float64Array(4);
-function projectedStress(mat: number, mu: number, lam: number): void {
+// eigenvalues of the current assembleEigen call (twist, flip, scale0, scale1), unclamped
+const EIGV = new Float64Array(4);
+function projectedStress(mat: number): void {
+  const mu = ML[0]!, lam = ML[1]!;
   signedSvd();
   const s0 = SV[4]!, s1 = SV[5]!;
   let lt: number, lf: number, h00: number, h01: number, h11: number;
   if (mat === MAT_STVK || mat === MAT_STVK_PURE) {
-    stvkSigma(s0, s1, mu, lam, mat === MAT_STVK ? STVK_SIGMA_MIN : -Infinity);
+    SG[0] = s0; SG[1] = s1; SG[2] = mat === MAT_STVK ? STVK_SIGMA_MIN : -Infinity;
+    stvkSigma();
     lt = EV[2]!;
     lf = EV[3]!;
     h00 = EV[4]!;
@@ -384,14 +414,16 @@ function projectedStress(mat: number, mu: number, lam: number): void {
     h11 = 2 * mu + lam;
     h01 = lam;
   }
-  assembleEigen(lt, lf, h00, h01, h11, true);
+  AE[0] = lt; AE[1] = lf; AE[2] = h00; AE[3] = h01; AE[4] = h11;
+  assembleEigen(true);
 }
 
 /**
  * HF = Σ λₖ qₖ qₖᵀ over twist, flip and the two scaling modes of the current SV (with clamp,
  * negative λₖ are dropped and the eigenvalues are written to EIG).
  */
-function assembleEigen(lt: number, lf: number, h00: number, h01: number, h11: number, clamp: boolean): void {
+function assembleEigen(clamp: boolean): void {
+  const lt = AE[0]!, lf = AE[1]!, h00 = AE[2]!, h01 = AE[3]!, h11 = AE[4]!;
   // 2×2 scaling block eigen-decomposition
   const m = 0.5 * (h00 + h11), d = 0.5 * (h00 - h11);
   const hh = Math.sqrt(d * d + h01 * h01);
@@ -408,21 +440,30 @@ function assembleEigen(lt: number, lf: number, h00: number, h01: number, h11: nu
   if (clamp) {
     EIG[0] = lt; EIG[1] = lf; EIG[2] = m + hh; EIG[3] = m - hh;
   }
+  EIGV[0] = lt; EIGV[1] = lf; EIGV[2] = m + hh; EIGV[3] = m - hh;
   HF.fill(0);
   const q = Math.SQRT1_2;
-  mode(0, -q, q, 0);
-  addMode(lt, clamp);
-  mode(0, q, q, 0);
-  addMode(lf, clamp);
-  mode(ec, 0, 0, es);
-  addMode(m + hh, clamp);
-  mode(-es, 0, 0, ec);
-  addMode(m - hh, clamp);
+  MM[0] = 0; MM[1] = -q; MM[2] = q; MM[3] = 0;
+  mode();
+  addMode(0, clamp);
+  MM[0] = 0; MM[1] = q; MM[2] = q; MM[3] = 0;
+  mode();
+  addMode(1, clamp);
+  MM[0] = ec; MM[1] = 0; MM[2] = 0; MM[3] = es;
+  mode();
+  addMode(2, clamp);
+  MM[0] = -es; MM[1] = 0; MM[2] = 0; MM[3] = ec;
+  mode();
+  addMode(3, clamp);
 }
 
 // ---- mapping through dF/dx -------------------------------------------------------
 
-function mapGradient(area: number, b00: number, b01: number, b10: number, b11: number, out: Float64Array, o: number): void {
+/** Rest data of the current call: area, b00, b01, b10, b11 (the triangle params q[p+2..p+6]). */
+const RB = new Float64Array(5);
+
+function mapGradient(out: Float64Array, o: number): void {
+  const area = RB[0]!, b00 = RB[1]!, b01 = RB[2]!, b10 = RB[3]!, b11 = RB[4]!;
   const pux = area * PF[0]!, puy = area * PF[1]!, pwx = area * PF[2]!, pwy = area * PF[3]!;
   const cu0 = -(b00 + b10), cw0 = -(b01 + b11);
   out[o] = cu0 * pux + cw0 * pwx;
@@ -433,7 +474,8 @@ function mapGradient(area: number, b00: number, b01: number, b10: number, b11: n
   out[o + 5] = b10 * puy + b11 * pwy;
 }
 
-function mapHessian(area: number, b00: number, b01: number, b10: number, b11: number, out: Float64Array, o: number): void {
+function mapHessian(out: Float64Array, o: number): void {
+  const area = RB[0]!, b00 = RB[1]!, b01 = RB[2]!, b10 = RB[3]!, b11 = RB[4]!;
   const cu0 = -(b00 + b10), cw0 = -(b01 + b11);
   for (let n = 0; n < 3; n++) {
     const cun = n === 0 ? cu0 : n === 1 ? b00 : b10;
@@ -463,7 +505,10 @@ export function triangleEnergy(
 ): number {
   if (mat === MAT_FOSSSIM) return cstEnergy(x1, y1, x2, y2, x3, y3, E, nu, area, b00, b01, b10, b11);
   defGrad(x1, y1, x2, y2, x3, y3, b00, b01, b10, b11);
-  return area * psi(mat, lameMu(E, nu), lameLambda(E, nu));
+  ML[0] = lameMu(E, nu);
+  ML[1] = lameLambda(E, nu);
+  psi(mat);
+  return area * RES[0]!;
 }
 
 /** +dW/dx (6 values at out[o..o+5]). */
@@ -479,8 +524,11 @@ export function triangleGradient(
     return;
   }
   defGrad(x1, y1, x2, y2, x3, y3, b00, b01, b10, b11);
-  stress(mat, lameMu(E, nu), lameLambda(E, nu), false);
-  mapGradient(area, b00, b01, b10, b11, out, o);
+  ML[0] = lameMu(E, nu);
+  ML[1] = lameLambda(E, nu);
+  stress(mat, false);
+  RB[0] = area; RB[1] = b00; RB[2] = b01; RB[3] = b10; RB[4] = b11;
+  mapGradient(out, o);
 }
 
 /** Exact +d²W/dx² (6×6 row-major at out[o..o+35]). */
@@ -496,8 +544,11 @@ export function triangleHessian(
     return;
   }
   defGrad(x1, y1, x2, y2, x3, y3, b00, b01, b10, b11);
-  stress(mat, lameMu(E, nu), lameLambda(E, nu), true);
-  mapHessian(area, b00, b01, b10, b11, out, o);
+  ML[0] = lameMu(E, nu);
+  ML[1] = lameLambda(E, nu);
+  stress(mat, true);
+  RB[0] = area; RB[1] = b00; RB[2] = b01; RB[3] = b10; RB[4] = b11;
+  mapHessian(out, o);
 }
 
 /**
@@ -517,8 +568,71 @@ export function triangleProjectedHessian(
     Ey = 4 * E;
   }
   defGrad(x1, y1, x2, y2, x3, y3, b00, b01, b10, b11);
-  projectedStress(m, lameMu(Ey, nu), lameLambda(Ey, nu));
-  mapHessian(area, b00, b01, b10, b11, out, o);
+  ML[0] = lameMu(Ey, nu);
+  ML[1] = lameLambda(Ey, nu);
+  projectedStress(m);
+  RB[0] = area; RB[1] = b00; RB[2] = b01; RB[3] = b10; RB[4] = b11;
+  mapHessian(out, o);
+}
+
+// ---- array-offset kernels (assembly loops) ------------------------------------------
+//
+// Same arithmetic as the scalar kernels above, in the same order (bit-identical; tested), but
+// reading the positions from x (node offsets a, b, c) and E, ν, Ā, B from the triangle params
+// q[p..p+6]: no double arguments, so nothing is boxed when V8 does not inline the call.
+
+/** FF, ML (μ, λ from q[p], q[p+1], E scaled by `eScale`) and RB from the arrays. */
+function loadAt(x: Float64Array, a: number, b: number, c: number, q: Float64Array, p: number, fourE: boolean): void {
+  const x1 = x[a]!, y1 = x[a + 1]!;
+  const d0x = x[b]! - x1, d0y = x[b + 1]! - y1, d1x = x[c]! - x1, d1y = x[c + 1]! - y1;
+  const b00 = q[p + 3]!, b01 = q[p + 4]!, b10 = q[p + 5]!, b11 = q[p + 6]!;
+  FF[0] = d0x * b00 + d1x * b10;
+  FF[1] = d0y * b00 + d1y * b10;
+  FF[2] = d0x * b01 + d1x * b11;
+  FF[3] = d0y * b01 + d1y * b11;
+  const E = fourE ? 4 * q[p]! : q[p]!, nu = q[p + 1]!;
+  ML[0] = E / (2 * (1 + nu));
+  ML[1] = (E * nu) / (1 - nu * nu);
+  RB[0] = q[p + 2]!; RB[1] = b00; RB[2] = b01; RB[3] = b10; RB[4] = b11;
+}
+
+/**
+ * out[o] = W of triangle (x[a..a+1], x[b..b+1], x[c..c+1]) with params q[p..p+7] (E, ν, Ā,
+ * b00, b01, b10, b11, material id); = triangleEnergy(...) bit for bit.
+ */
+export function triangleEnergyAt(x: Float64Array, a: number, b: number, c: number, q: Float64Array, p: number, out: Float64Array, o: number): void {
+  const mat = q[p + 7]!;
+  if (mat === MAT_FOSSSIM) {
+    cstEnergyAt(x, a, b, c, q, p, out, o);
+    return;
+  }
+  loadAt(x, a, b, c, q, p, false);
+  psi(mat);
+  out[o] = RB[0]! * RES[0]!;
+}
+
+/** +dW/dx at out[o..o+5]; = triangleGradient(...) bit for bit. */
+export function triangleGradientAt(x: Float64Array, a: number, b: number, c: number, q: Float64Array, p: number, out: Float64Array, o: number): void {
+  const mat = q[p + 7]!;
+  if (mat === MAT_FOSSSIM) {
+    cstGradientAt(x, a, b, c, q, p, out, o);
+    return;
+  }
+  loadAt(x, a, b, c, q, p, false);
+  stress(mat, false);
+  mapGradient(out, o);
+}
+
+/**
+ * PSD-projected Hessian (analytic eigensystem) at out[o..o+35]; = triangleProjectedHessian(...)
+ * bit for bit. (The CST's own projection used by ForceModel is cstHessianPSDAt in psd.ts.)
+ */
+export function triangleProjectedHessianAt(x: Float64Array, a: number, b: number, c: number, q: Float64Array, p: number, out: Float64Array, o: number): void {
+  const mat = q[p + 7]!;
+  const fossim = mat === MAT_FOSSSIM;
+  loadAt(x, a, b, c, q, p, fossim);
+  projectedStress(fossim ? MAT_STVK_PURE : mat);
+  mapHessian(out, o);
 }
 
 /** Signed singular values (s0 ≥ |s1|, s1 < 0 iff J < 0) of F, written to out[o], out[o + 1]. */

@@ -307,100 +307,14 @@ export class SparseLDLT {
    * every row index loaded in the inner loop carries 4 multiply-adds.
    */
   private factorPaired(values: Float64Array): boolean {
-    const n = this.n;
-    const Cp = this.Cp;
-    const Ci = this.Ci;
-    const Csrc = this.Csrc;
-    const Np = this.Np;
-    const Nj = this.Nj;
-    const Nend = this.Nend;
-    const Lp = this.Lp;
-    const Li = this.Li;
-    const Lx = this.Lx;
-    const D = this.D;
-    const invD = this.invD;
-    const y = this.y2; // interleaved: y[2i] for row a, y[2i+1] for row b
-    const diagSrc = this.diagSrc;
     this.factored = false;
     this.failedAt = -1;
-    let dmax = 0;
-    for (let i = 0; i < n; i++) {
-      const v = Math.abs(values[diagSrc[i]]);
-      if (v > dmax) dmax = v;
-    }
-    const tol = LDLT_PIVOT_TOL * dmax;
-    y.fill(0);
-    for (let a = 0; a < n; a += 2) {
-      const b = a + 1;
-      for (let q = Cp[a], c1 = Cp[a + 1]; q < c1; q++) y[Ci[q] << 1] += values[Csrc[q]];
-      for (let q = Cp[b], c1 = Cp[b + 1]; q < c1; q++) y[(Ci[q] << 1) + 1] += values[Csrc[q]];
-      let da = y[a << 1];
-      let db = y[(b << 1) + 1];
-      let yba = y[(a << 1) + 1]; // row b, column a
-      y[a << 1] = 0;
-      y[(b << 1) + 1] = 0;
-      y[(a << 1) + 1] = 0;
-      const r1 = Np[(a >> 1) + 1];
-      for (let t = Np[a >> 1]; t < r1; t++) {
-        const j0 = Nj[t]; // columns j0 = 2J and j1 = 2J+1
-        const j1 = j0 + 1;
-        const i0 = j0 << 1;
-        const ya0 = y[i0];
-        const ya1 = y[i0 + 1];
-        let yb0 = y[i0 + 2];
-        let yb1 = y[i0 + 3];
-        y[i0] = 0;
-        y[i0 + 1] = 0;
-        y[i0 + 2] = 0;
-        y[i0 + 3] = 0;
-        const p0 = Lp[j0];
-        const l10 = Lx[p0]; // L(j1, j0)
-        yb0 -= l10 * ya0;
-        yb1 -= l10 * ya1;
-        const end0 = Nend[t]; // slot of L(a, j0)
-        const off = Lp[j1] - p0 - 1; // same row in column j1
-        for (let q = p0 + 1; q < end0; q++) {
-          const i2 = Li[q] << 1;
-          const u = Lx[q];
-          const v = Lx[q + off];
-          y[i2] -= u * ya0 + v * yb0;
-          y[i2 + 1] -= u * ya1 + v * yb1;
-        }
-        const id0 = invD[j0];
-        const la0 = ya0 * id0;
-        const lb0 = ya1 * id0;
-        Lx[end0] = la0;
-        Lx[end0 + 1] = lb0;
-        const id1 = invD[j1];
-        const la1 = yb0 * id1;
-        const lb1 = yb1 * id1;
-        const end1 = end0 + off;
-        Lx[end1] = la1;
-        Lx[end1 + 1] = lb1;
-        da -= la0 * ya0 + la1 * yb0;
-        yba -= la0 * ya1 + la1 * yb1;
-        db -= lb0 * ya1 + lb1 * yb1;
-      }
-      let ad = Math.abs(da);
-      if (!(ad > tol) || ad === Infinity) {
-        this.failedAt = a;
-        D[a] = da;
-        return false;
-      }
-      D[a] = da;
-      const ida = 1 / da;
-      invD[a] = ida;
-      const lba = yba * ida;
-      Lx[Lp[a]] = lba;
-      db -= lba * yba;
-      ad = Math.abs(db);
-      if (!(ad > tol) || ad === Infinity) {
-        this.failedAt = b;
-        D[b] = db;
-        return false;
-      }
-      D[b] = db;
-      invD[b] = 1 / db;
+    const failed = factorPairedKernel(
+      this.n, this.Cp, this.Ci, this.Csrc, this.Np, this.Nj, this.Nend, this.Lp, this.Li, this.Lx, this.D, this.invD, this.y2, this.diagSrc, values,
+    );
+    if (failed >= 0) {
+      this.failedAt = failed;
+      return false;
     }
     this.factored = true;
     return true;
@@ -416,12 +330,16 @@ export class SparseLDLT {
     const Lx = this.Lx;
     const invD = this.invD;
     const w = this.y;
-    for (let k = 0; k < n; k++) w[k] = b[perm[k]];
     if (this.paired) {
-      this.solvePaired(w);
-      for (let k = 0; k < n; k++) x[perm[k]] = w[k];
+      // each loop in its own function: V8 then optimizes them as whole functions instead of
+      // through on-stack replacement of solve(), whose OSR code deoptimized after the first loop
+      permuteIn(n, perm, b, w);
+      forwardPaired(n, Lp, Li, Lx, w);
+      backwardPaired(n, Lp, Li, Lx, invD, w);
+      permuteOut(n, perm, w, x);
       return;
     }
+    for (let k = 0; k < n; k++) w[k] = b[perm[k]];
     // L w = b
     for (let j = 0; j < n; j++) {
       const wj = w[j];
@@ -446,71 +364,6 @@ export class SparseLDLT {
    * or four (Lᵀ w) multiply-adds. Same operations in the same order per entry
    * as the scalar loops, so the result is bit-for-bit identical.
    */
-  private solvePaired(w: Float64Array): void {
-    const n = this.n;
-    const Lp = this.Lp;
-    const Li = this.Li;
-    const Lx = this.Lx;
-    const invD = this.invD;
-    // L w = b: columns j0 = 2J, j1 = 2J+1 together; column j0 = [j1] + rows of column j1
-    for (let j0 = 0; j0 < n; j0 += 2) {
-      const j1 = j0 + 1;
-      const p0 = Lp[j0];
-      const p1 = Lp[j1];
-      const q1 = Lp[j1 + 1];
-      const w0 = w[j0];
-      let w1 = w[j1];
-      if (w0 !== 0) w1 -= Lx[p0] * w0;
-      w[j1] = w1;
-      const off = p1 - p0 - 1;
-      if (w0 !== 0 && w1 !== 0) {
-        for (let q = p1; q < q1; q += 2) {
-          const i = Li[q];
-          const r = q - off; // same rows in column j0
-          w[i] = w[i] - Lx[r] * w0 - Lx[q] * w1;
-          w[i + 1] = w[i + 1] - Lx[r + 1] * w0 - Lx[q + 1] * w1;
-        }
-      } else if (w0 !== 0) {
-        for (let q = p1; q < q1; q += 2) {
-          const i = Li[q];
-          const r = q - off;
-          w[i] -= Lx[r] * w0;
-          w[i + 1] -= Lx[r + 1] * w0;
-        }
-      } else if (w1 !== 0) {
-        for (let q = p1; q < q1; q += 2) {
-          const i = Li[q];
-          w[i] -= Lx[q] * w1;
-          w[i + 1] -= Lx[q + 1] * w1;
-        }
-      }
-    }
-    // D, then Lᵀ: column j1 first, then j0 (which starts with row j1)
-    for (let j0 = n - 2; j0 >= 0; j0 -= 2) {
-      const j1 = j0 + 1;
-      const p0 = Lp[j0];
-      const p1 = Lp[j1];
-      const q1 = Lp[j1 + 1];
-      const off = p1 - p0 - 1;
-      let s1 = w[j1] * invD[j1];
-      for (let q = p1; q < q1; q += 2) {
-        const i = Li[q];
-        s1 -= Lx[q] * w[i];
-        s1 -= Lx[q + 1] * w[i + 1];
-      }
-      w[j1] = s1;
-      let s0 = w[j0] * invD[j0];
-      s0 -= Lx[p0] * s1;
-      for (let q = p1; q < q1; q += 2) {
-        const i = Li[q];
-        const r = q - off;
-        s0 -= Lx[r] * w[i];
-        s0 -= Lx[r + 1] * w[i + 1];
-      }
-      w[j0] = s0;
-    }
-  }
-
   /** Sylvester inertia of A read off D (valid after a successful factor()). */
   inertia(): { positive: number; negative: number; zero: number } {
     let positive = 0;
@@ -527,4 +380,172 @@ export class SparseLDLT {
     if (!this.factored) zero += this.n - m;
     return { positive, negative, zero };
   }
+}
+
+function permuteIn(n: number, perm: Int32Array, b: Float64Array, w: Float64Array): void {
+  for (let k = 0; k < n; k++) w[k] = b[perm[k]];
+}
+
+function permuteOut(n: number, perm: Int32Array, w: Float64Array, x: Float64Array): void {
+  for (let k = 0; k < n; k++) x[perm[k]] = w[k];
+}
+
+/**
+ * The triangular solves on 2x2 node blocks (see SparseLDLT.paired): rows of every column come in
+ * pairs (2K, 2K+1), so one row index serves two (L w) or four (Lᵀ w) multiply-adds. Same
+ * operations in the same order per entry as the scalar loops, so the result is bit-for-bit
+ * identical.
+ */
+function forwardPaired(n: number, Lp: Int32Array, Li: Int32Array, Lx: Float64Array, w: Float64Array): void {
+  // L w = b: columns j0 = 2J, j1 = 2J+1 together; column j0 = [j1] + rows of column j1
+  for (let j0 = 0; j0 < n; j0 += 2) {
+    const j1 = j0 + 1;
+    const p0 = Lp[j0];
+    const p1 = Lp[j1];
+    const q1 = Lp[j1 + 1];
+    const w0 = w[j0];
+    let w1 = w[j1];
+    if (w0 !== 0) w1 -= Lx[p0] * w0;
+    w[j1] = w1;
+    const off = p1 - p0 - 1;
+    if (w0 !== 0 && w1 !== 0) {
+      for (let q = p1; q < q1; q += 2) {
+        const i = Li[q];
+        const r = q - off; // same rows in column j0
+        w[i] = w[i] - Lx[r] * w0 - Lx[q] * w1;
+        w[i + 1] = w[i + 1] - Lx[r + 1] * w0 - Lx[q + 1] * w1;
+      }
+    } else if (w0 !== 0) {
+      for (let q = p1; q < q1; q += 2) {
+        const i = Li[q];
+        const r = q - off;
+        w[i] -= Lx[r] * w0;
+        w[i + 1] -= Lx[r + 1] * w0;
+      }
+    } else if (w1 !== 0) {
+      for (let q = p1; q < q1; q += 2) {
+        const i = Li[q];
+        w[i] -= Lx[q] * w1;
+        w[i + 1] -= Lx[q + 1] * w1;
+      }
+    }
+  }
+}
+
+function backwardPaired(n: number, Lp: Int32Array, Li: Int32Array, Lx: Float64Array, invD: Float64Array, w: Float64Array): void {
+  // D, then Lᵀ: column j1 first, then j0 (which starts with row j1)
+  for (let j0 = n - 2; j0 >= 0; j0 -= 2) {
+    const j1 = j0 + 1;
+    const p0 = Lp[j0];
+    const p1 = Lp[j1];
+    const q1 = Lp[j1 + 1];
+    const off = p1 - p0 - 1;
+    let s1 = w[j1] * invD[j1];
+    for (let q = p1; q < q1; q += 2) {
+      const i = Li[q];
+      s1 -= Lx[q] * w[i];
+      s1 -= Lx[q + 1] * w[i + 1];
+    }
+    w[j1] = s1;
+    let s0 = w[j0] * invD[j0];
+    s0 -= Lx[p0] * s1;
+    for (let q = p1; q < q1; q += 2) {
+      const i = Li[q];
+      const r = q - off;
+      s0 -= Lx[r] * w[i];
+      s0 -= Lx[r + 1] * w[i + 1];
+    }
+    w[j0] = s0;
+  }
+}
+
+/**
+ * Numeric factorization on 2x2 node blocks (SparseLDLT.factorPaired): a module function of typed
+ * arrays only, with nothing after its loop but `return -1`, so V8's optimized code needs no
+ * feedback that the first (on-stack-replaced) call could not collect. Returns the row whose pivot
+ * failed, or -1.
+ */
+function factorPairedKernel(
+  n: number, Cp: Int32Array, Ci: Int32Array, Csrc: Int32Array, Np: Int32Array, Nj: Int32Array, Nend: Int32Array,
+  Lp: Int32Array, Li: Int32Array, Lx: Float64Array, D: Float64Array, invD: Float64Array, y: Float64Array,
+  diagSrc: Int32Array, values: Float64Array,
+): number {
+  let dmax = 0;
+  for (let i = 0; i < n; i++) {
+    const v = Math.abs(values[diagSrc[i]]);
+    if (v > dmax) dmax = v;
+  }
+  const tol = LDLT_PIVOT_TOL * dmax;
+  y.fill(0);
+  for (let a = 0; a < n; a += 2) {
+    const b = a + 1;
+    for (let q = Cp[a], c1 = Cp[a + 1]; q < c1; q++) y[Ci[q] << 1] += values[Csrc[q]];
+    for (let q = Cp[b], c1 = Cp[b + 1]; q < c1; q++) y[(Ci[q] << 1) + 1] += values[Csrc[q]];
+    let da = y[a << 1];
+    let db = y[(b << 1) + 1];
+    let yba = y[(a << 1) + 1]; // row b, column a
+    y[a << 1] = 0;
+    y[(b << 1) + 1] = 0;
+    y[(a << 1) + 1] = 0;
+    const r1 = Np[(a >> 1) + 1];
+    for (let t = Np[a >> 1]; t < r1; t++) {
+      const j0 = Nj[t]; // columns j0 = 2J and j1 = 2J+1
+      const j1 = j0 + 1;
+      const i0 = j0 << 1;
+      const ya0 = y[i0];
+      const ya1 = y[i0 + 1];
+      let yb0 = y[i0 + 2];
+      let yb1 = y[i0 + 3];
+      y[i0] = 0;
+      y[i0 + 1] = 0;
+      y[i0 + 2] = 0;
+      y[i0 + 3] = 0;
+      const p0 = Lp[j0];
+      const l10 = Lx[p0]; // L(j1, j0)
+      yb0 -= l10 * ya0;
+      yb1 -= l10 * ya1;
+      const end0 = Nend[t]; // slot of L(a, j0)
+      const off = Lp[j1] - p0 - 1; // same row in column j1
+      for (let q = p0 + 1; q < end0; q++) {
+        const i2 = Li[q] << 1;
+        const u = Lx[q];
+        const v = Lx[q + off];
+        y[i2] -= u * ya0 + v * yb0;
+        y[i2 + 1] -= u * ya1 + v * yb1;
+      }
+      const id0 = invD[j0];
+      const la0 = ya0 * id0;
+      const lb0 = ya1 * id0;
+      Lx[end0] = la0;
+      Lx[end0 + 1] = lb0;
+      const id1 = invD[j1];
+      const la1 = yb0 * id1;
+      const lb1 = yb1 * id1;
+      const end1 = end0 + off;
+      Lx[end1] = la1;
+      Lx[end1 + 1] = lb1;
+      da -= la0 * ya0 + la1 * yb0;
+      yba -= la0 * ya1 + la1 * yb1;
+      db -= lb0 * ya1 + lb1 * yb1;
+    }
+    let ad = Math.abs(da);
+    if (!(ad > tol) || ad === Infinity) {
+      D[a] = da;
+      return a;
+    }
+    D[a] = da;
+    const ida = 1 / da;
+    invD[a] = ida;
+    const lba = yba * ida;
+    Lx[Lp[a]] = lba;
+    db -= lba * yba;
+    ad = Math.abs(db);
+    if (!(ad > tol) || ad === Infinity) {
+      D[b] = db;
+      return b;
+    }
+    D[b] = db;
+    invD[b] = 1 / db;
+  }
+  return -1;
 }

@@ -89,6 +89,8 @@ export class NewtonSolver {
   private precondValid = false;
   private precondStale = true;
   private readonly h16 = new Float64Array(16);
+  /** Doubles passed to and from the loop kernels below (not as arguments: V8 would box them). */
+  private readonly sc = new Float64Array(2);
   private dragB = 0;
   private readonly md: Float64Array;
   private readonly mdOut: Float64Array;
@@ -117,15 +119,10 @@ export class NewtonSolver {
     const t = this.t;
     const n = t.ndof;
     const xt = this.xt, xtil = this.xtil;
-    let inertia = 0;
-    let drag = 0;
-    for (let i = 0; i < n; i++) {
-      if (t.fixed[i >> 1] === 1) continue;
-      const d = x[i]! - xtil[i]!;
-      inertia += t.mass[i]! * d * d;
-      const s = x[i]! - xt[i]!;
-      drag += s * s;
-    }
+    const sc = this.sc;
+    inertiaSums(n, t.fixed, t.mass, x, xt, xtil, sc);
+    let inertia = sc[0]!;
+    const drag = sc[1]!;
     let damp = 0;
     const ds = t.dampedSprings, nh = this.nhat;
     for (let e = 0; e < ds.count; e++) {
@@ -145,8 +142,10 @@ export class NewtonSolver {
     const n = t.ndof;
     const xt = this.xt, xtil = this.xtil;
     model.gradient(x, this.zero, g);
-    const h2 = h * h, hb = h * this.dragB;
-    for (let i = 0; i < n; i++) g[i] = h2 * g[i]! + t.mass[i]! * (x[i]! - xtil[i]!) + hb * (x[i]! - xt[i]!);
+    const sc = this.sc;
+    sc[0] = h * h;
+    sc[1] = h * this.dragB;
+    inertiaGradient(n, t.mass, x, xt, xtil, sc, g);
     if (t.massMatrix === 'consistent') this.consistentInertia(x, g); // replaces the lumped M (x − x̃) above
     const ds = t.dampedSprings, nh = this.nhat;
     for (let e = 0; e < ds.count; e++) {
@@ -376,4 +375,32 @@ export class NewtonSolver {
     stats.newtonIters = iters;
     stats.converged = converged;
   }
+}
+
+// Loops of phi() and gradient() as module functions of typed arrays: optimized as whole
+// functions, not through on-stack replacement of their callers (which deoptimized after the loop).
+
+/** sc[0] = Σ m (x − x̃)², sc[1] = Σ (x − xᵗ)² over the free dofs. */
+function inertiaSums(
+  n: number, fixed: Uint8Array, mass: Float64Array, x: Float64Array, xt: Float64Array, xtil: Float64Array, sc: Float64Array,
+): void {
+  let inertia = 0;
+  let drag = 0;
+  for (let i = 0; i < n; i++) {
+    if (fixed[i >> 1] === 1) continue;
+    const d = x[i]! - xtil[i]!;
+    inertia += mass[i]! * d * d;
+    const s = x[i]! - xt[i]!;
+    drag += s * s;
+  }
+  sc[0] = inertia;
+  sc[1] = drag;
+}
+
+/** g = h² g + M (x − x̃) + h b (x − xᵗ), with sc = (h², h b). */
+function inertiaGradient(
+  n: number, mass: Float64Array, x: Float64Array, xt: Float64Array, xtil: Float64Array, sc: Float64Array, g: Float64Array,
+): void {
+  const h2 = sc[0]!, hb = sc[1]!;
+  for (let i = 0; i < n; i++) g[i] = h2 * g[i]! + mass[i]! * (x[i]! - xtil[i]!) + hb * (x[i]! - xt[i]!);
 }

@@ -10,7 +10,7 @@
 import {
   springEnergy, springGradient, springHessian,
   bendingEnergy, bendingGradient, bendingHessian,
-  triangleEnergy, triangleGradient, triangleHessian, triangleProjectedHessian,
+  triangleHessian,
   fsSpringEnergy, fsSpringGradient, fsSpringHessX, fsSpringHessV,
   fsGravitationEnergy, fsGravitationGradient, fsGravitationHessX,
   fsVortexGradient, fsVortexHessX, fsVortexHessV,
@@ -18,7 +18,7 @@ import {
 import {
   springHessianPSD, bendingHessianPSD, cstHessianPSDAt, fsSpringHessXPSD, fsGravitationHessXPSD,
 } from '../elements/psd';
-import { cstEnergyAt, cstGradientAt } from '../elements/cst';
+import { triangleEnergyAt, triangleGradientAt, triangleProjectedHessianAt } from '../elements/materials';
 import { UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY } from '../components';
 import type { ElementFamily, Topology } from './topology';
 import { triangleMaxStep } from './inversion';
@@ -51,16 +51,10 @@ export class ForceModel {
       const a = 2 * hg.nodes[3 * e]!, b = 2 * hg.nodes[3 * e + 1]!, c = 2 * hg.nodes[3 * e + 2]!, p = 3 * e;
       E += bendingEnergy(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, hg.params[p]!, hg.params[p + 1]!, hg.params[p + 2]!);
     }
-    const tr = t.triangles;
-    for (let e = 0; e < tr.count; e++) {
-      const a = 2 * tr.nodes[3 * e]!, b = 2 * tr.nodes[3 * e + 1]!, c = 2 * tr.nodes[3 * e + 2]!, p = 8 * e;
-      const q = tr.params;
-      // FOSSSim CST (id 0) through the array form: no boxed double arguments (src/elements/cst.ts)
-      if (q[p + 7] === 0) {
-        cstEnergyAt(x, a, b, c, q, p, this.g, 0);
-        E += this.g[0]!;
-      }
-      else E += triangleEnergy(q[p + 7]!, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!);
+    if (t.triangles.count > 0) {
+      this.g[1] = E;
+      trianglesEnergy(t.triangles, x, this.g);
+      E = this.g[1]!;
     }
     const d = t.dampedSprings;
     for (let e = 0; e < d.count; e++) {
@@ -102,14 +96,7 @@ export class ForceModel {
       bendingGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, hg.params[p]!, hg.params[p + 1]!, hg.params[p + 2]!, g, 0);
       add3(gU, g, a, b, c);
     }
-    const tr = t.triangles;
-    for (let e = 0; e < tr.count; e++) {
-      const a = 2 * tr.nodes[3 * e]!, b = 2 * tr.nodes[3 * e + 1]!, c = 2 * tr.nodes[3 * e + 2]!, p = 8 * e;
-      const q = tr.params;
-      if (q[p + 7] === 0) cstGradientAt(x, a, b, c, q, p, g, 0);
-      else triangleGradient(q[p + 7]!, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!, g, 0);
-      add3(gU, g, a, b, c);
-    }
+    if (t.triangles.count > 0) trianglesGradient(t.triangles, x, g, gU);
     const d = t.dampedSprings;
     for (let e = 0; e < d.count; e++) {
       const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!, p = 3 * e;
@@ -185,14 +172,7 @@ export class ForceModel {
       bendingHessianPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, hg.params[p]!, hg.params[p + 1]!, hg.params[p + 2]!, h, 0);
       scatter(values, hg, e, h, scale);
     }
-    const tr = t.triangles;
-    for (let e = 0; e < tr.count; e++) {
-      const a = 2 * tr.nodes[3 * e]!, b = 2 * tr.nodes[3 * e + 1]!, c = 2 * tr.nodes[3 * e + 2]!, p = 8 * e;
-      const q = tr.params;
-      if (q[p + 7] === 0) cstHessianPSDAt(x, a, b, c, q, p, h, 0);
-      else triangleProjectedHessian(q[p + 7]!, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!, h, 0);
-      scatter(values, tr, e, h, scale);
-    }
+    if (t.triangles.count > 0) trianglesHessianPSD(t.triangles, x, h, scale, values);
     const d = t.dampedSprings;
     for (let e = 0; e < d.count; e++) {
       const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!, p = 3 * e;
@@ -289,6 +269,40 @@ function add2(gU: Float64Array, g: Float64Array, a: number, b: number): void {
   gU[a + 1] = gU[a + 1]! + g[1]!;
   gU[b] = gU[b]! + g[2]!;
   gU[b + 1] = gU[b + 1]! + g[3]!;
+}
+
+// Triangle loops, each in its own function: array-offset kernels (no boxed double arguments,
+// src/elements/materials.ts), and a hot loop that V8 optimizes as a whole function rather than
+// through on-stack replacement of the caller (whose OSR code deoptimized on every call after the loop).
+
+/** s[1] += each triangle's energy in turn (same summation order as before; s[0] is scratch). */
+function trianglesEnergy(tr: ElementFamily, x: Float64Array, s: Float64Array): void {
+  const q = tr.params, nodes = tr.nodes;
+  let E = s[1]!;
+  for (let e = 0; e < tr.count; e++) {
+    triangleEnergyAt(x, 2 * nodes[3 * e]!, 2 * nodes[3 * e + 1]!, 2 * nodes[3 * e + 2]!, q, 8 * e, s, 0);
+    E += s[0]!;
+  }
+  s[1] = E;
+}
+
+function trianglesGradient(tr: ElementFamily, x: Float64Array, g: Float64Array, gU: Float64Array): void {
+  const q = tr.params, nodes = tr.nodes;
+  for (let e = 0; e < tr.count; e++) {
+    const a = 2 * nodes[3 * e]!, b = 2 * nodes[3 * e + 1]!, c = 2 * nodes[3 * e + 2]!;
+    triangleGradientAt(x, a, b, c, q, 8 * e, g, 0);
+    add3(gU, g, a, b, c);
+  }
+}
+
+function trianglesHessianPSD(tr: ElementFamily, x: Float64Array, h: Float64Array, scale: number, values: Float64Array): void {
+  const q = tr.params, nodes = tr.nodes;
+  for (let e = 0; e < tr.count; e++) {
+    const a = 2 * nodes[3 * e]!, b = 2 * nodes[3 * e + 1]!, c = 2 * nodes[3 * e + 2]!, p = 8 * e;
+    if (q[p + 7] === 0) cstHessianPSDAt(x, a, b, c, q, p, h, 0);
+    else triangleProjectedHessianAt(x, a, b, c, q, p, h, 0);
+    scatter(values, tr, e, h, scale);
+  }
 }
 
 function add3(gU: Float64Array, g: Float64Array, a: number, b: number, c: number): void {
