@@ -566,23 +566,27 @@ export class PhysicsWorld {
     return this.lists.particles.indexOf(eid);
   }
 
-  /** Positions in creation order: x0, y0, x1, y1, … */
+  /** Positions in creation order: x0, y0, x1, y1, … (allocation-free when `out` is given: renderers call it every frame). */
   readPositions(out: Float64Array = new Float64Array(2 * this.particleCount())): Float64Array {
     const P = this.c.Particle;
-    this.lists.particles.forEach((e, i) => {
+    const ids = this.lists.particles;
+    for (let i = 0; i < ids.length; i++) {
+      const e = ids[i]!;
       out[2 * i] = P.x[e]!;
       out[2 * i + 1] = P.y[e]!;
-    });
+    }
     return out;
   }
 
   /** Velocities in creation order: vx0, vy0, vx1, vy1, … */
   readVelocities(out: Float64Array = new Float64Array(2 * this.particleCount())): Float64Array {
     const P = this.c.Particle;
-    this.lists.particles.forEach((e, i) => {
+    const ids = this.lists.particles;
+    for (let i = 0; i < ids.length; i++) {
+      const e = ids[i]!;
       out[2 * i] = P.vx[e]!;
       out[2 * i + 1] = P.vy[e]!;
-    });
+    }
     return out;
   }
 }
