@@ -242,3 +242,38 @@ describe('scenes with <collision type="simple">', () => {
     }
   });
 });
+
+describe('scene wiring of <collision> and colliders', () => {
+  const head = '<duration time="1"/><integrator type="symplectic-euler" dt="0.01"/>';
+  it('simple: mode, COR and pair order reach the contact system; none and absent leave it off', () => {
+    const w = (body: string) => buildScene(parseSceneXml(`<scene>${head}${body}</scene>`, 'w.xml')).world.contacts;
+    const s = w('<collision type="simple" COR="0.25"/><collisiondetection type="contest"/>');
+    expect([s.enabled, s.mode, s.cor, s.simpleOrder]).toEqual([true, 'simple', 0.25, 'contest']);
+    expect(w('<collision type="simple"/>').simpleOrder).toBe('allpairs');
+    expect(w('<collision type="simple"/><collisiondetection type="hash"/>').simpleOrder).toBe('allpairs');
+    expect(w('<collision type="none"/>').enabled).toBe(false);
+    expect(w('').enabled).toBe(false);
+  });
+
+  it('game: colliders built with their materials; a falling particle stays above a segment collider', () => {
+    const desc = parseSceneXml(
+      `<scene><duration time="2"/><integrator type="symplectic-euler" dt="0.01"/>
+        <collision type="game" COR="0.1" friction="0.4"/>
+        <particle m="1" px="0" py="1" vx="0" vy="0" fixed="0" radius="0.05"/>
+        <simplegravity fx="0" fy="-9.81"/>
+        <segmentcollider x1="-2" y1="0" x2="2" y2="0"/>
+        <circlecollider cx="5" cy="0" radius="1" COR="0.9"/>
+        <polygoncollider points="10 0 12 0 11 1" friction="0"/></scene>`,
+      'g.xml',
+    );
+    const { world, steps } = buildScene(desc);
+    expect([world.contacts.enabled, world.contacts.mode, world.contacts.cor, world.contacts.friction]).toEqual([true, 'game', 0.1, 0.4]);
+    expect(world.colliders).toHaveLength(3);
+    const K = world.c.Collider;
+    expect(world.colliders.map((e) => [K.cor[e], K.friction[e]])).toEqual([[-1, -1], [0.9, -1], [-1, 0]]);
+    for (let k = 0; k < steps; k++) {
+      world.step();
+      expect(world.readPositions()[1]!).toBeGreaterThan(-1e-9);
+    }
+  });
+});
