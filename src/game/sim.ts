@@ -53,16 +53,34 @@ export interface RopeOptions {
   bodyContact?: boolean;
   /** Segments per rope (resampled evenly along the polyline); default: one per polyline edge. */
   segments?: number;
-  /** Mass per metre (kg/m, default 1). */
+  /** Mass per metre (kg/m, default 1); lumped on the nodes (half a segment each side). */
   linearDensity?: number;
-  /** Stretch stiffness alpha (N, default 500). */
-  stretch?: number;
-  /** Bending stiffness alpha (N·m², default 0.05); 0 for a limp rope. */
-  bending?: number;
-  /** Rest shape keeps the initial curvature (default true); false: straight at rest. */
+  /**
+   * Axial stiffness EA (N): the force that would double a segment's length. Default: 200 × the rope's weight at
+   * 9.81 m/s², so a rope hanging from one end stretches by about 0.25 %. Engine spring alpha = EA.
+   */
+  stiffness?: number;
+  /**
+   * Flexural rigidity EI (N·m²). Engine hinge alpha = 2·EI (W = alpha θ²/(2(l1 + l2)) equals the continuum
+   * EI κ²/2 over the node's Voronoi length (l1 + l2)/2 with κ = θ/((l1 + l2)/2)). A horizontal clamped
+   * cantilever of length L and mass per metre ρ sags at its tip by ρ g L⁴/(8 EI); see `sag`. Default 0.025 (a
+   * rope that hangs); 0 for a limp chain. Takes precedence over `sag`.
+   */
+  bendStiffness?: number;
+  /**
+   * Rod rigidity as a tip sag fraction: EI is chosen so that this rope, clamped horizontally at one end under
+   * 9.81 m/s², would sag at its free end by `sag` × its length (EI = ρ g L³/(8 sag)). 0.02 gives a rod that holds
+   * its shape; 0.5 a floppy one. Needs a clamp (`clampStart`) to hold a cantilever: a single pin is a free joint.
+   */
+  sag?: number;
+  /** Rest shape keeps the initial curvature (default true: θ0 from the given points); false: straight at rest. */
   keepShape?: boolean;
+  /** Pin the first / last node (a free joint: the rope can turn about it). */
   pinStart?: boolean;
   pinEnd?: boolean;
+  /** Clamp the first / last segment (its two nodes fixed): the rope leaves the wall at its given angle. */
+  clampStart?: boolean;
+  clampEnd?: boolean;
   /** Strip width (px) and texture for rendering. */
   width?: number;
   texture?: string;
@@ -503,27 +521,47 @@ export class SoftSim {
     for (let i = 0; i < points.length; i += 2) src.push(this.toMetreX(points[i]!), this.toMetreY(points[i + 1]!));
     const pts = o.segments ? resample(src, o.segments) : src;
     const n = pts.length / 2;
-    let len = 0;
-    for (let i = 1; i < n; i++) len += Math.hypot(pts[2 * i]! - pts[2 * i - 2]!, pts[2 * i + 1]! - pts[2 * i - 1]!);
-    const m = ((o.linearDensity ?? 1) * len) / Math.max(1, n - 1);
+    const p = ropeParameters(pts, o);
     const ids: number[] = [];
     const body = o.bodyContact === false ? 0 : w.createBody();
+    const last = n - 1;
     for (let i = 0; i < n; i++) {
-      const fixed = (i === 0 && o.pinStart === true) || (i === n - 1 && o.pinEnd === true);
-      ids.push(w.addParticle({ x: pts[2 * i]!, y: pts[2 * i + 1]!, m, fixed, radius: this.contactRadius, body }));
+      const fixed = (i === 0 && (o.pinStart === true || o.clampStart === true)) || (i === 1 && o.clampStart === true)
+        || (i === last && (o.pinEnd === true || o.clampEnd === true)) || (i === last - 1 && o.clampEnd === true);
+      ids.push(w.addParticle({ x: pts[2 * i]!, y: pts[2 * i + 1]!, m: p.mass[i]!, fixed, radius: this.contactRadius, body }));
     }
     const elements: number[] = [];
     if (body !== 0) for (let i = 0; i + 1 < n; i++) elements.push(w.addEdge(ids[i]!, ids[i + 1]!, this.contactRadius));
-    const stretch = o.stretch ?? 500, bending = o.bending ?? 0.05;
-    for (let i = 0; i + 1 < n; i++) elements.push(w.addSpring(ids[i]!, ids[i + 1]!, { alpha: stretch }));
-    if (bending > 0) {
+    for (let i = 0; i + 1 < n; i++) elements.push(w.addSpring(ids[i]!, ids[i + 1]!, { alpha: p.springAlpha }));
+    if (p.hingeAlpha > 0) {
       for (let i = 0; i + 2 < n; i++) {
-        elements.push(w.addHinge(ids[i]!, ids[i + 1]!, ids[i + 2]!, o.keepShape === false ? { alpha: bending, theta0: 0 } : { alpha: bending }));
+        elements.push(w.addHinge(ids[i]!, ids[i + 1]!, ids[i + 2]!, o.keepShape === false ? { alpha: p.hingeAlpha, theta0: 0 } : { alpha: p.hingeAlpha }));
       }
     }
     const b = new SoftBody(this, 'rope', ids, new Uint32Array(0), Float64Array.from(pts), elements, o);
     this.bodies.push(b);
     return b;
+  }
+
+  /**
+   * Tie node `ai` (local index) of body `a` to the nearest node of body `b` with a short stiff spring (axial
+   * stiffness `stiffness`, N; rest length = their current distance, at least `minLength` m). For hanging a weight
+   * on a rope's end or a flower head on its stem. Returns the spring entity.
+   */
+  tie(a: SoftBody, ai: number, b: SoftBody, stiffness = 2e4, minLength = 0.02): number {
+    const P = this.world.c.Particle;
+    const e = a.particles[ai];
+    if (e === undefined) throw new RangeError(`tie: body a has no node ${ai}`);
+    let best = -1, bd = Infinity;
+    for (const f of b.particles) {
+      const d = (P.x[f]! - P.x[e]!) ** 2 + (P.y[f]! - P.y[e]!) ** 2;
+      if (d < bd) {
+        bd = d;
+        best = f;
+      }
+    }
+    if (best < 0) throw new RangeError('tie: body b has no nodes');
+    return this.world.addSpring(e, best, { alpha: stiffness, l0: Math.max(minLength, Math.sqrt(bd)) });
   }
 
   /** A cloth-like membrane hanging from pixel (x, y) (top centre), pinnable. */
@@ -639,6 +677,38 @@ export class SoftSim {
   resetClock(): void {
     this.accumulator.reset();
   }
+}
+
+/** Standard gravity used by the rope defaults (`stiffness`, `sag`), independent of the world's gravity. */
+export const ROPE_REFERENCE_GRAVITY = 9.81;
+
+/**
+ * Engine parameters of a rope through `pts` (m): lumped node masses (kg), spring alpha (= EA, N) and hinge alpha
+ * (= 2 EI, N·m²), from RopeOptions' physical `linearDensity`, `stiffness`, `bendStiffness` / `sag`.
+ */
+export function ropeParameters(pts: ArrayLike<number>, o: RopeOptions = {}): { mass: Float64Array; length: number; EA: number; EI: number; springAlpha: number; hingeAlpha: number } {
+  const n = pts.length / 2;
+  const rho = o.linearDensity ?? 1;
+  if (!(rho > 0) || !Number.isFinite(rho)) throw new RangeError(`rope: linearDensity must be a finite number > 0, got ${rho}`);
+  const mass = new Float64Array(n);
+  let length = 0;
+  for (let i = 1; i < n; i++) {
+    const l = Math.hypot(pts[2 * i]! - pts[2 * i - 2]!, pts[2 * i + 1]! - pts[2 * i - 1]!);
+    length += l;
+    mass[i - 1]! += (rho * l) / 2;
+    mass[i]! += (rho * l) / 2;
+  }
+  const g = ROPE_REFERENCE_GRAVITY;
+  const EA = o.stiffness ?? 200 * rho * g * length;
+  if (!(EA > 0) || !Number.isFinite(EA)) throw new RangeError(`rope: stiffness must be a finite number > 0, got ${EA}`);
+  let EI: number;
+  if (o.bendStiffness !== undefined) EI = o.bendStiffness;
+  else if (o.sag !== undefined) {
+    if (!(o.sag > 0) || !Number.isFinite(o.sag)) throw new RangeError(`rope: sag must be a finite number > 0, got ${o.sag}`);
+    EI = (rho * g * length ** 3) / (8 * o.sag);
+  } else EI = 0.025;
+  if (!(EI >= 0) || !Number.isFinite(EI)) throw new RangeError(`rope: bendStiffness must be a finite number ≥ 0, got ${EI}`);
+  return { mass, length, EA, EI, springAlpha: EA, hingeAlpha: 2 * EI };
 }
 
 /** Evenly resample a polyline (m) to `segments` segments. */
