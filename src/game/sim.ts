@@ -546,22 +546,19 @@ export class SoftSim {
   /**
    * Tie node `ai` (local index) of body `a` to the nearest node of body `b` with a short stiff spring (axial
    * stiffness `stiffness`, N; rest length = their current distance, at least `minLength` m). For hanging a weight
-   * on a rope's end or a flower head on its stem. Returns the spring entity.
+   * on a rope's end or a flower head on its stem. `rank` 1 ties to the second-nearest node instead (two ties from
+   * one node to b's two nearest nodes fix b's rotation about it). Returns the spring entity.
    */
-  tie(a: SoftBody, ai: number, b: SoftBody, stiffness = 2e4, minLength = 0.02): number {
+  tie(a: SoftBody, ai: number, b: SoftBody, stiffness = 2e4, minLength = 0.02, rank = 0): number {
     const P = this.world.c.Particle;
     const e = a.particles[ai];
     if (e === undefined) throw new RangeError(`tie: body a has no node ${ai}`);
-    let best = -1, bd = Infinity;
-    for (const f of b.particles) {
-      const d = (P.x[f]! - P.x[e]!) ** 2 + (P.y[f]! - P.y[e]!) ** 2;
-      if (d < bd) {
-        bd = d;
-        best = f;
-      }
-    }
-    if (best < 0) throw new RangeError('tie: body b has no nodes');
-    return this.world.addSpring(e, best, { alpha: stiffness, l0: Math.max(minLength, Math.sqrt(bd)) });
+    const byDistance = b.particles
+      .map((f, k) => ({ f, k, d: (P.x[f]! - P.x[e]!) ** 2 + (P.y[f]! - P.y[e]!) ** 2 }))
+      .sort((p, q) => p.d - q.d || p.k - q.k);
+    const pick = byDistance[rank];
+    if (!pick) throw new RangeError(`tie: body b has no node of rank ${rank}`);
+    return this.world.addSpring(e, pick.f, { alpha: stiffness, l0: Math.max(minLength, Math.sqrt(pick.d)) });
   }
 
   /** A cloth-like membrane hanging from pixel (x, y) (top centre), pinnable. */
