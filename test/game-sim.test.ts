@@ -179,10 +179,9 @@ describe('SoftSim fixed-step loop with the real PhysicsWorld', () => {
     expect(sim.colliders.list).not.toContain(bare);
   });
 
-  // KNOWN ENGINE BUG (src/collision, not the plugin): with the working tree's contact (implicit + implicitBodies, or the
-  // filter) the top jelly sinks into the lower one within ~1 s, even when dropped from 5 px (centroids end ~10 px
-  // apart instead of 80). it.fails keeps the real assertion: when body–body contact holds, this turns red — make it `it`.
-  it.fails('body–body contact: a jelly dropped on another rests on it, neither inverts', () => {
+  // Was it.fails while body–body contact was being reworked (the top jelly sank into the lower one within ~1 s);
+  // passes with the contact engineer's rework (working tree of this session).
+  it('body–body contact: a jelly dropped on another rests on it, neither inverts', () => {
     const sim = new SoftSim({ pixelsPerMetre: 100, originX: 0, originY: 500 });
     sim.bounds(0, 0, 800, 500);
     const low = sim.jelly(400, 440, { width: 120, height: 100, stiffness: 2e5, density: 20 });
