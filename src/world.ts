@@ -543,6 +543,17 @@ export class PhysicsWorld {
     return this.ws!;
   }
 
+  /**
+   * Contact grew the topology's sparsity pattern (src/systems/topology.ts, addContactPairs):
+   * a new workspace redoes the ordering and symbolic factorization (and the Newton solver's state).
+   */
+  rebuildSolver(): void {
+    if (!this.topo) return;
+    const stats = this.ws?.stats;
+    this.ws = new Workspace(this.topo);
+    if (stats) Object.assign(this.ws.stats, stats);
+  }
+
   /** Statistics of the last step (Newton iterations, linear-solver path). */
   get lastStats(): StepStats {
     return this.workspace().stats;

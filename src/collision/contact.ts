@@ -26,7 +26,9 @@ import type { PhysicsWorld } from '../world';
 import { sincos } from '../math';
 import { SpatialHash } from './hash';
 import { closestAlpha, sweptPointCircle, sweptPointSegment } from './geometry';
-import { ContactPotential } from './implicit';
+import { ContactPotential, KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT } from './implicit';
+import { addContactPairs } from '../systems/topology';
+import { findSlot } from '../solver/pattern';
 import type { SymPattern } from '../solver/pattern';
 
 export const COLLIDER_CIRCLE = 1;
@@ -57,6 +59,13 @@ function newEvent(): ContactEvent {
   return { bodyA: 0, particle: -1, bodyB: 0, collider: -1, x: 0, y: 0, nx: 0, ny: 0, impulse: 0 };
 }
 
+/** Distance from p to the segment (a, b). */
+function pointSegDist(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const al = closestAlpha(px, py, ax, ay, bx, by);
+  const dx = px - ax - al * (bx - ax), dy = py - ay - al * (by - ay);
+  return Math.sqrt(dx * dx + dy * dy);
+}
+
 function growF(a: Float64Array, n: number): Float64Array {
   if (a.length >= n) return a;
   const g = new Float64Array(Math.max(n, 2 * a.length, 16));
@@ -83,38 +92,24 @@ export class ContactSystem {
   friction = 0.5;
   /** Gauss–Seidel passes over the contacts per step. */
   iterations = 4;
-  /**
-   * Game mode, inelastic (COR 0) contacts: 'projection' (default) moves positions out of
-   * colliders and other bodies after the solve (mass-weighted, Coulomb friction as a
-   * positional tangential correction ≤ μ × the normal correction) and sets v += Δx/h for
-   * the moved particles, so resting contacts end the step at rest; 'filter' is the round-1
-   * velocity filter (still the default: the projection settles single jellies and holds the
-   * slope, but a 10-jelly pile diverges with it; docs/contact.md). Bouncy contacts (COR > 0) always use the filter.
-   */
-  response: 'projection' | 'filter' = 'filter';
-  /** Body–body (particle–edge) contacts use the projection too (else the velocity filter). */
-  bodyProjection = true;
   /** Broad-phase cell size (m); 0 = automatic (twice the mean boundary-edge length). */
   cellSize = 0;
   /**
-   * Game mode with a game-mode implicit integrator: inelastic contacts (COR 0) enter the
-   * Newton solve as penalty + friction potentials (src/collision/implicit.ts); the velocity
-   * filter then only acts on what penetrates deeper than `(1 − filterFraction)` of the radius.
-   * Off by default until body–body contact in the solve works (docs/contact.md, open problems).
+   * Game mode with a game-mode implicit integrator (default on): body–body, self and inelastic
+   * (COR 0) collider contacts enter the Newton solve as exact-distance penalty + lagged friction
+   * potentials (src/collision/implicit.ts). After the solve only tunnelling is corrected and
+   * bouncy (COR > 0) collider contacts are filtered. Other integrators use the velocity filter.
    */
-  implicit = false;
+  implicit = true;
   /** Penalty stiffness κ = stiffness · m / h² (m: the particle's mass). */
-  stiffness = 1000;
+  stiffness = 100;
   /** Friction smoothing velocity ε_v (m/s): static friction lets a contact creep at most this fast. */
   frictionEpsV = 1e-4;
-  /**
-   * Body–body (particle–edge) contacts in the solve too. Off by default: a 10-jelly
-   * pile with them on ends up interpenetrated (see docs/contact.md, open problem);
-   * body–body contact then stays with the velocity filter.
-   */
-  implicitBodies = false;
-  /** Fraction of the radius the safety filter keeps when contact is in the solve. */
-  filterFraction = 0.5;
+  /** Candidate margin beyond r̂, in particle radii (plus 10 % of the particle's predicted motion). */
+  margin = 2;
+  /** Contact-pattern growths (pattern + symbolic factorization rebuilt) and their total cost (ms). */
+  patternGrowths = 0;
+  msPatternGrowth = 0;
   /** This step's candidate potentials (valid while implicit contact is on). */
   readonly potential = new ContactPotential();
   private implicitOn = false;
@@ -175,24 +170,6 @@ export class ContactSystem {
   private pairHit: Uint8Array = new Uint8Array(0);
   private pairImp: Float64Array = new Float64Array(0);
   private pairGeo: Float64Array = new Float64Array(0); // 4 per pair: x y nx ny
-  /** Projection pairs: edge parameter α of the last correction, and 1 when the pair was projected (not filtered). */
-  private pairAl: Float64Array = new Float64Array(0);
-  private pairProj: Uint8Array = new Uint8Array(0);
-  /** Position corrections made by the projection this step (2 per particle); v += dproj/h at the end. */
-  private dproj: Float64Array = new Float64Array(0);
-  private projected = false;
-  /** Inside beginCorrection's detection: only projections act (the filter runs once, after the final solve). */
-  private passA = false;
-  /**
-   * Projection response: after the first solve, the projected contact positions become
-   * one-sided planes (with lagged friction) for a second implicit solve from the start of
-   * the step, so the whole body (not only its contact nodes) feels the contact. Default on.
-   */
-  correction = true;
-  /** Whether the last step ran the correction solve (benchmark / tests). */
-  corrected = false;
-  /** Normal contact force on each particle at the end of the last correction solve (lags the friction bound λ). */
-  private lamPrev: Float64Array = new Float64Array(0);
   /** Number of pairs that touched in the last step (benchmark figure). */
   touching = 0;
   // narrow-phase output
@@ -224,8 +201,9 @@ export class ContactSystem {
     const t = world.topology();
     if (this.topoRef !== t) this.rebuild(world);
     this.updateColliders(world);
-    if (this.implicit && this.response === 'filter' && world.newton !== 'fosssim' && !t.dense &&
+    if (this.implicit && world.newton !== 'fosssim' && !t.dense &&
       (world.integrator === 'implicit-euler' || world.integrator === 'linearized-implicit-euler')) {
+      this.refinements = 0;
       this.buildCandidates(world);
       this.implicitOn = true;
       model.contact = this.potential;
@@ -451,20 +429,15 @@ export class ContactSystem {
       this.pairHit = hit;
       this.pairImp = growF(this.pairImp, m);
       this.pairGeo = growF(this.pairGeo, 4 * m);
-      this.pairAl = growF(this.pairAl, m);
-      const pr = new Uint8Array(m);
-      pr.set(this.pairProj);
-      this.pairProj = pr;
     }
     this.pairP[k] = p;
     this.pairItem[k] = item;
     this.pairHit[k] = 0;
     this.pairImp[k] = 0;
-    this.pairProj[k] = 0;
   }
 
   /** Broad phase over swept boxes x0 → x, then Gauss–Seidel passes (narrow phase + response) over the pairs. */
-  private detectAndProject(world: PhysicsWorld): void {
+  private detect(world: PhysicsWorld): void {
     const x = world.x, x0 = this.x0, n = this.n;
     const nE = this.nE, nS = this.nS, nC = this.nC, nP = this.nP;
     const nItems = nE + nS + nC + nP;
@@ -542,70 +515,10 @@ export class ContactSystem {
     }
     // Gauss–Seidel passes: narrow phase on the current state, then response.
     // Later passes only revisit the pairs that touched in the first.
-    this.dproj = growF(this.dproj, 2 * n);
-    this.dproj.fill(0, 0, 2 * n);
-    this.projected = false;
     for (let k = 0; k < this.nPairs; k++) this.resolvePair(world, k);
     for (let pass = 1; pass < this.iterations; pass++) {
       for (let k = 0; k < this.nPairs; k++) if (this.pairHit[k] === 1) this.resolvePair(world, k);
     }
-  }
-
-  /**
-   * Projection response, between the first and the second implicit solve: detect and project
-   * the first solve's result, then turn every particle the projection moved along a normal
-   * into a one-sided plane through its projected position (normal: its accumulated normal
-   * correction; stiffness κ = stiffness · m/h²; friction μλ with λ = m |normal correction|/h²,
-   * the force that held it, pulling towards its projected tangential position), restore the
-   * start-of-step state and hand the planes to the solve. Returns false (nothing to redo)
-   * when nothing was projected or the integrator is not a game-mode implicit one.
-   */
-  beginCorrection(world: PhysicsWorld): boolean {
-    this.corrected = false;
-    if (!this.enabled || this.mode !== 'game' || this.response !== 'projection' || !this.correction) return false;
-    if (world.newton === 'fosssim' || (world.integrator !== 'implicit-euler' && world.integrator !== 'linearized-implicit-euler')) return false;
-    const t = world.topology();
-    if (t.dense) return false;
-    if (this.topoRef !== t) this.rebuild(world);
-    this.passA = true;
-    this.detectAndProject(world);
-    this.passA = false;
-    if (!this.projected) return false;
-    const pot = this.potential;
-    pot.clear();
-    const x = world.x, x0 = this.x0, h = world.dt, nE = this.nE;
-    const mass = t.mass, pattern = t.pattern;
-    const ks = this.stiffness / (h * h), eps = this.frictionEpsV * h;
-    for (let k = 0; k < this.nPairs; k++) {
-      if (this.pairProj[k] === 0) continue;
-      const i = this.pairP[k]!, item = this.pairItem[k]!;
-      const nx = this.pairGeo[4 * k + 2]!, ny = this.pairGeo[4 * k + 3]!, tx = -ny, ty = nx;
-      // λ: the normal force that held the contact in the projection (impulse / h)
-      const lam = Math.max(this.pairImp[k]! / h, this.lamPrev.length > i ? this.lamPrev[i]! : 0);
-      const i2 = 2 * i;
-      // slip of the projected state over the step; the friction potential's u(x) = t·(x − xᵗ) + s (implicit.ts) vanishes there with s = −slip
-      let st = tx * (x[i2]! - x0[i2]!) + ty * (x[i2 + 1]! - x0[i2 + 1]!);
-      let ok: boolean;
-      if (item >= 0 && item < nE) {
-        const a = this.ea[item]!, b = this.eb[item]!, al = this.pairAl[k]!, be = 1 - al;
-        const a2 = 2 * a, b2 = 2 * b;
-        st -= be * (tx * (x[a2]! - x0[a2]!) + ty * (x[a2 + 1]! - x0[a2 + 1]!)) + al * (tx * (x[b2]! - x0[b2]!) + ty * (x[b2 + 1]! - x0[b2 + 1]!));
-        const mi = this.invMass[i]! > 0 ? mass[i2]! : 0;
-        const m = mi > 0 ? mi : 0.5 * ((this.invMass[a]! > 0 ? mass[a2]! : 0) + (this.invMass[b]! > 0 ? mass[b2]! : 0));
-        // d = n·(p − (1 − α)a − αb) ≥ r at the projected state
-        const d = nx * (x[i2]! - be * x[a2]! - al * x[b2]!) + ny * (x[i2 + 1]! - be * x[a2 + 1]! - al * x[b2 + 1]!);
-        ok = pot.add(pattern, x0, i, a, b, al, nx, ny, 0, Math.min(d, this.radius[i]! + this.eRad[item]!), ks * m, 0, -st, eps);
-      } else {
-        if (this.invMass[i] === 0) continue;
-        ok = pot.add(pattern, x0, i, -1, -1, 0, nx, ny, nx * x[i2]! + ny * x[i2 + 1]!, 0, ks * mass[i2]!, 0, -st, eps);
-      }
-      if (ok) pot.geo[8 * (pot.count - 1) + 5] = this.frictionOfItem(world, item) * lam;
-    }
-    world.x.set(x0.subarray(0, world.x.length));
-    world.v.set(this.v0.subarray(0, world.v.length));
-    world.forceModel().contact = pot;
-    this.corrected = true;
-    return true;
   }
 
   /** The contact step, after the solve and before the state is scattered back. */
@@ -621,23 +534,7 @@ export class ContactSystem {
       this.solveSimple(world);
       return;
     }
-    const n = this.n;
-    // the correction solve's contact forces: next step's friction bound (lagged, IPC-style)
-    this.lamPrev = growF(this.lamPrev, n);
-    this.lamPrev.fill(0, 0, n);
-    if (this.corrected) {
-      const pot = this.potential;
-      for (let k = 0; k < pot.count; k++) {
-        const p = pot.node[3 * k]!;
-        this.lamPrev[p] = this.lamPrev[p]! + pot.normalForce(k, world.x);
-      }
-    }
-    this.detectAndProject(world);
-    if (this.projected) {
-      // Projection: the moved particles get the velocity of their corrected displacement.
-      const v = world.v, dp = this.dproj, ih = 1 / world.dt;
-      for (let q = 0; q < 2 * n; q++) v[q] = v[q]! + dp[q]! * ih;
-    }
+    this.detect(world);
     let touching = 0;
     for (let k = 0; k < this.nPairs; k++) touching += this.pairHit[k]!;
     this.touching = touching;
@@ -808,20 +705,22 @@ export class ContactSystem {
   }
 
   /**
-   * With contact in the solve, a covered (inelastic) contact within the outer
-   * (1 − filterFraction) of the radius is only recorded (impulse: the penalty's
-   * κ·pen·h); deeper penetration goes to the filter, for the part beyond that band.
+   * With contact in the solve, a pair the solve covers (body edges; colliders with COR 0) is only
+   * recorded (impulse: the penalty force × h, κ·pen·h) unless the particle tunnelled or ended
+   * past the surface (pen > r̂): that is the CCD safety net's case, handled by the response
+   * (back to the correct side, normal velocity removed). Bouncy contacts always go to the filter.
    */
   private gate(world: PhysicsWorld, k: number, i: number, item: number, rtot: number, cx: number, cy: number): boolean {
-    if (!this.implicitOn || this.corOf(world, item) > 0 || (item >= 0 && item < this.nE && !this.implicitBodies)) return true;
-    const keep = (1 - this.filterFraction) * rtot;
-    if (this.pen > keep) {
-      this.pen -= keep;
-      return true;
+    if (!this.implicitOn) return true;
+    if (!(item >= 0 && item < this.nE) && this.corOf(world, item) > 0) return true;
+    if (this.pen > rtot) return true;
+    const h = world.dt;
+    let m = this.invMass[i]! > 0 ? 1 / this.invMass[i]! : 0;
+    if (!(m > 0) && item >= 0 && item < this.nE) {
+      const a = this.ea[item]!, b = this.eb[item]!;
+      m = 0.5 * ((this.invMass[a]! > 0 ? 1 / this.invMass[a]! : 0) + (this.invMass[b]! > 0 ? 1 / this.invMass[b]! : 0));
     }
-    const w = this.invMass[i]!;
-    this.record(k, 0, cx, cy);
-    this.pairImp[k] = w > 0 ? (this.stiffness * this.pen) / (w * world.dt) : 0;
+    this.record(k, (this.stiffness * m * this.pen) / h, cx, cy);
     return false;
   }
 
@@ -832,13 +731,6 @@ export class ContactSystem {
     const col = item < nE + nS ? this.segCol[item - nE]! : item < nE + nS + nC ? this.circCol[item - nE - nS]! : this.polyCol[item - nE - nS - nC]!;
     const c = world.c.Collider.cor[world.colliders[col]!]!;
     return c >= 0 ? c : this.cor;
-  }
-
-  /** Friction coefficient of a pair's surface (half-planes and body edges: the world's). */
-  private frictionOfItem(world: PhysicsWorld, item: number): number {
-    const nE = this.nE, nS = this.nS, nC = this.nC;
-    if (item < nE) return this.friction;
-    return this.frictionOf(world, item < nE + nS ? this.segCol[item - nE]! : item < nE + nS + nC ? this.circCol[item - nE - nS]! : this.polyCol[item - nE - nS - nC]!);
   }
 
   private frictionOf(world: PhysicsWorld, col: number): number {
@@ -853,71 +745,127 @@ export class ContactSystem {
     return a === p || b === p || a === q || b === q;
   }
 
+  /** Refinement solves allowed per step (see refine). */
+  maxRefinements = 3;
+  /** Refinement solves in the last step. */
+  refinements = 0;
+  private oldP: Int32Array = new Int32Array(0);
+  private oldItem: Int32Array = new Int32Array(0);
+  private xs: Float64Array = new Float64Array(0);
+  private readonly gq = new Float64Array(4);
+
   /**
-   * Contact candidates for the implicit solve: every particle against the half-planes,
-   * colliders and body edges its swept box (start → predicted x + h v, grown by its radius
-   * plus a margin) meets, linearized at the start of the step (src/collision/implicit.ts).
+   * After a solve with contact: redo the candidate search with the solve's result xs added to
+   * the swept boxes and distance tests. When a pair that was not a candidate is in contact at xs
+   * (d < r̂: the solve moved a particle where the prediction x + h v never went, e.g. squeezed
+   * sideways by an impact), the step is restored and solved again with the larger candidate
+   * set (returns true; step.ts calls integrate again). At most `maxRefinements` per step.
    */
-  private buildCandidates(world: PhysicsWorld): void {
+  refine(world: PhysicsWorld): boolean {
+    if (!this.implicitOn) return false;
+    if (this.refinements >= this.maxRefinements) return false;
+    const pot = this.potential, m = pot.count;
+    this.oldP = growI(this.oldP, m);
+    this.oldItem = growI(this.oldItem, m);
+    for (let k = 0; k < m; k++) {
+      this.oldP[k] = pot.node[3 * k]!;
+      this.oldItem[k] = pot.item[k]!;
+    }
+    this.xs = growF(this.xs, world.x.length);
+    this.xs.set(world.x);
+    this.buildCandidates(world, this.xs);
+    // candidates are ordered by particle, then half-planes (item < 0, in order), then items ascending
+    let j = 0, missing = false;
+    const q = this.gq;
+    for (let k = 0; k < pot.count && !missing; k++) {
+      const p = pot.node[3 * k]!, it = pot.item[k]!;
+      while (j < m && (this.oldP[j]! < p || (this.oldP[j] === p && this.before(this.oldItem[j]!, it)))) j++;
+      if (j < m && this.oldP[j] === p && this.oldItem[j] === it) continue;
+      pot.geom(k, this.xs, q);
+      if (q[0]! < pot.radius(k)) missing = true;
+    }
+    if (!missing) return false;
+    this.refinements++;
+    world.x.set(this.x0.subarray(0, world.x.length));
+    world.v.set(this.v0.subarray(0, world.v.length));
+    return true;
+  }
+
+  /** Candidate order within a particle: half-planes first (−1, −2, …), then items ascending. */
+  private before(a: number, b: number): boolean {
+    if (a < 0 && b < 0) return a > b;
+    if (a < 0) return true;
+    if (b < 0) return false;
+    return a < b;
+  }
+
+  /**
+   * Contact candidates for the implicit solve, once per step: every particle's box from xᵗ to
+   * the prediction xᵗ + h v, grown by r̂ plus the margin, is queried in the spatial hash of body
+   * boundary edges (other bodies' and the particle's own non-adjacent ones), collider segments,
+   * polygon edges and circles (end poses); half-planes are tested directly. A pair is kept when its
+   * exact distance at xᵗ or at the prediction is below r̂ + margin. Creation order of particles,
+   * ascending item order within a particle: deterministic. Particle–edge pairs missing from the
+   * sparsity pattern grow it (monotone union) and the linear solver is rebuilt.
+   */
+  private buildCandidates(world: PhysicsWorld, xs: Float64Array | null = null): void {
     const pot = this.potential;
     pot.clear();
-    const t = world.topology();
+    let t = world.topology();
     const x0 = this.x0, v0 = this.v0, h = world.dt, n = this.n;
     const nE = this.nE, nS = this.nS, nC = this.nC;
     const nItems = nE + nS + nC;
     const ks = this.stiffness / (h * h);
     const eps = this.frictionEpsV * h;
-    // predicted end positions into xp (reusing the polygon-free scratch)
     this.xp = growF(this.xp, 2 * n);
     const xp = this.xp;
     for (let q = 0; q < 2 * n; q++) xp[q] = x0[q]! + h * v0[q]!;
+    // refinement (see refine): boxes and tests also cover the last solve's result xs
+    const xe = xs ?? xp;
     let cell = this.cellSize;
     if (!(cell > 0)) cell = this.meanEdge > 0 ? 2 * this.meanEdge : Math.max(8 * this.maxRadius, 0.1);
     const hash = this.hash;
     hash.begin(nItems, cell);
-    const mr = 2 * this.maxRadius;
+    const mr = this.maxRadius;
     for (let k = 0; k < nE; k++) {
       const a = 2 * this.ea[k]!, b = 2 * this.eb[k]!;
       const r = this.eRad[k]! + mr;
       hash.setBox(k,
-        Math.min(x0[a]!, x0[b]!, xp[a]!, xp[b]!) - r, Math.min(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!) - r,
-        Math.max(x0[a]!, x0[b]!, xp[a]!, xp[b]!) + r, Math.max(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!) + r);
+        Math.min(x0[a]!, x0[b]!, xp[a]!, xp[b]!, xe[a]!, xe[b]!) - r, Math.min(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!, xe[a + 1]!, xe[b + 1]!) - r,
+        Math.max(x0[a]!, x0[b]!, xp[a]!, xp[b]!, xe[a]!, xe[b]!) + r, Math.max(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!, xe[a + 1]!, xe[b + 1]!) + r);
     }
     const sg = this.seg;
     for (let k = 0; k < nS; k++) {
       const o = 8 * k, r = this.segRad[k]! + mr;
-      hash.setBox(nE + k,
-        Math.min(sg[o]!, sg[o + 2]!, sg[o + 4]!, sg[o + 6]!) - r, Math.min(sg[o + 1]!, sg[o + 3]!, sg[o + 5]!, sg[o + 7]!) - r,
-        Math.max(sg[o]!, sg[o + 2]!, sg[o + 4]!, sg[o + 6]!) + r, Math.max(sg[o + 1]!, sg[o + 3]!, sg[o + 5]!, sg[o + 7]!) + r);
+      hash.setBox(nE + k, Math.min(sg[o + 4]!, sg[o + 6]!) - r, Math.min(sg[o + 5]!, sg[o + 7]!) - r,
+        Math.max(sg[o + 4]!, sg[o + 6]!) + r, Math.max(sg[o + 5]!, sg[o + 7]!) + r);
     }
     const ci = this.circ;
     for (let k = 0; k < nC; k++) {
       const o = 5 * k, r = ci[o + 4]! + mr;
-      hash.setBox(nE + nS + k,
-        Math.min(ci[o]!, ci[o + 2]!) - r, Math.min(ci[o + 1]!, ci[o + 3]!) - r,
-        Math.max(ci[o]!, ci[o + 2]!) + r, Math.max(ci[o + 1]!, ci[o + 3]!) + r);
+      hash.setBox(nE + nS + k, ci[o + 2]! - r, ci[o + 3]! - r, ci[o + 2]! + r, ci[o + 3]! + r);
     }
     hash.build();
     const H = world.c.Halfplane, hps = world.halfplanes, K = world.c.Collider;
-    const pattern = t.pattern;
     const mass = t.mass;
+    let nNew = 0;
     for (let i = 0; i < n; i++) {
       const r = this.radius[i]!;
-      const slack = r;
-      const X0 = x0[2 * i]!, Y0 = x0[2 * i + 1]!, X1 = xp[2 * i]!, Y1 = xp[2 * i + 1]!;
+      const X0 = x0[2 * i]!, Y0 = x0[2 * i + 1]!, X1 = xp[2 * i]!, Y1 = xp[2 * i + 1]!, X2 = xe[2 * i]!, Y2 = xe[2 * i + 1]!;
+      const slack = this.margin * r + 0.1 * (Math.abs(X1 - X0) + Math.abs(Y1 - Y0));
       const mi = this.invMass[i]! > 0 ? mass[2 * i]! : 0;
       if (mi > 0 && this.cor <= 0) {
         for (let q = 0; q < hps.length; q++) {
           const e = hps[q]!;
           const nx = H.nx[e]!, ny = H.ny[e]!;
           const c0 = H.px[e]! * nx + H.py[e]! * ny;
-          const d = Math.min(X0 * nx + Y0 * ny, X1 * nx + Y1 * ny) - c0;
-          if (d < r + slack) pot.add(pattern, x0, i, -1, -1, 0, nx, ny, c0, r, ks * mi, this.friction, 0, eps);
+          const d = Math.min(X0 * nx + Y0 * ny, X1 * nx + Y1 * ny, X2 * nx + Y2 * ny) - c0;
+          if (d < r + slack) pot.add(KIND_PLANE, i, -1, -1, nx, ny, c0, 0, r, ks * mi, this.friction, 0, eps, x0, -(q + 1));
         }
       }
       if (nItems === 0) continue;
-      const g = r + slack;
-      const cnt = hash.query(Math.min(X0, X1) - g, Math.min(Y0, Y1) - g, Math.max(X0, X1) + g, Math.max(Y0, Y1) + g, this.cand);
+      const g = r + mr + slack;
+      const cnt = hash.query(Math.min(X0, X1, X2) - g, Math.min(Y0, Y1, Y2) - g, Math.max(X0, X1, X2) + g, Math.max(Y0, Y1, Y2) + g, this.cand);
       const buf = this.cand.buf;
       for (let a = 1; a < cnt; a++) {
         const v = buf[a]!;
@@ -931,100 +879,83 @@ export class ContactSystem {
       for (let c = 0; c < cnt; c++) {
         const item = buf[c]!;
         if (item < nE) {
-          if (!this.implicitBodies || this.surface[i] === 0 || this.cor > 0) continue;
+          if (this.surface[i] === 0) continue;
           const a = this.ea[item]!, b = this.eb[item]!;
           if (this.adjacent(i, a, b)) continue;
           const m = mi > 0 ? mi : 0.5 * ((this.invMass[a]! > 0 ? mass[2 * a]! : 0) + (this.invMass[b]! > 0 ? mass[2 * b]! : 0));
           if (!(m > 0)) continue;
-          this.edgeCandidate(pattern, i, a, b, item, r + this.eRad[item]!, slack, ks * m, eps);
+          const rr = r + this.eRad[item]!;
+          const a2 = 2 * a, b2 = 2 * b;
+          const d0 = pointSegDist(X0, Y0, x0[a2]!, x0[a2 + 1]!, x0[b2]!, x0[b2 + 1]!);
+          const d1 = pointSegDist(X1, Y1, xp[a2]!, xp[a2 + 1]!, xp[b2]!, xp[b2 + 1]!);
+          const d2 = xs ? pointSegDist(X2, Y2, xs[a2]!, xs[a2 + 1]!, xs[b2]!, xs[b2 + 1]!) : d1;
+          if (Math.min(d0, d1, d2) >= rr + slack &&
+            sweptPointSegment(X0, Y0, X1, Y1, x0[a2]!, x0[a2 + 1]!, x0[b2]!, x0[b2 + 1]!, xp[a2]!, xp[a2 + 1]!, xp[b2]!, xp[b2 + 1]!) < 0 &&
+            (!xs || sweptPointSegment(X0, Y0, X2, Y2, x0[a2]!, x0[a2 + 1]!, x0[b2]!, x0[b2 + 1]!, xs[a2]!, xs[a2 + 1]!, xs[b2]!, xs[b2 + 1]!) < 0)) continue;
+          // side: a mesh boundary's outside (right of a→b), else the particle's side at the start
+          const sl = (x0[b2]! - x0[a2]!) * (Y0 - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (X0 - x0[a2]!);
+          if (this.eOneSided[item] === 1 && sl > rr * Math.sqrt((x0[b2]! - x0[a2]!) ** 2 + (x0[b2 + 1]! - x0[a2 + 1]!) ** 2)) continue; // deep inside
+          const side = this.eOneSided[item] === 1 ? -1 : sl < 0 ? -1 : 1;
+          pot.add(KIND_EDGE, i, a, b, 0, 0, 0, 0, rr, ks * m, this.friction, 0, eps, x0, item, side);
+          if (!this.inPattern(t.pattern, i, a)) nNew = this.newPair(nNew, i, a);
+          if (!this.inPattern(t.pattern, i, b)) nNew = this.newPair(nNew, i, b);
           continue;
         }
-        if (!(mi > 0)) continue;
+        if (!(mi > 0) || this.corOf(world, item) > 0) continue;
         if (item < nE + nS) {
           const s = item - nE, o = 8 * s, col = this.segCol[s]!;
-          if (this.corOf(world, item) > 0) continue;
           const rr = r + this.segRad[s]!;
-          // side and normal from the start pose, closest point on the end pose
           const ax = sg[o + 4]!, ay = sg[o + 5]!, bx = sg[o + 6]!, by = sg[o + 7]!;
-          const al = closestAlpha(X1, Y1, ax, ay, bx, by);
-          let nx: number, ny: number;
-          if (al > 0 && al < 1) {
-            const ex = bx - ax, ey = by - ay, l = Math.sqrt(ex * ex + ey * ey);
-            const side = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
-            nx = (side >= 0 ? -ey : ey) / l;
-            ny = (side >= 0 ? ex : -ex) / l;
-          } else {
-            const vx = al === 0 ? sg[o]! : sg[o + 2]!, vy = al === 0 ? sg[o + 1]! : sg[o + 3]!;
-            const dx = X0 - vx, dy = Y0 - vy, l = Math.sqrt(dx * dx + dy * dy);
-            if (!(l > 1e-12)) continue;
-            nx = dx / l;
-            ny = dy / l;
-          }
-          const cx = ax + al * (bx - ax), cy = ay + al * (by - ay);
-          const sx = (1 - al) * sg[o]! + al * sg[o + 2]!, sy = (1 - al) * sg[o + 1]! + al * sg[o + 3]!;
-          const c0 = nx * cx + ny * cy;
-          const d0 = nx * (X0 - sx) + ny * (Y0 - sy), d1 = nx * X1 + ny * Y1 - c0;
-          if (Math.min(d0, d1) >= rr + slack) continue;
-          const st = -ny * (cx - sx) + nx * (cy - sy);
-          pot.add(pattern, x0, i, -1, -1, 0, nx, ny, c0, rr, ks * mi, this.frictionOf(world, col), st, eps);
-        } else if (item < nE + nS + nC) {
+          const d0 = pointSegDist(X0, Y0, ax, ay, bx, by), d1 = pointSegDist(X1, Y1, ax, ay, bx, by), d2 = pointSegDist(X2, Y2, ax, ay, bx, by);
+          if (Math.min(d0, d1, d2) >= rr + slack && sweptPointSegment(X0, Y0, X1, Y1, sg[o]!, sg[o + 1]!, sg[o + 2]!, sg[o + 3]!, ax, ay, bx, by) < 0 &&
+            sweptPointSegment(X0, Y0, X2, Y2, sg[o]!, sg[o + 1]!, sg[o + 2]!, sg[o + 3]!, ax, ay, bx, by) < 0) continue;
+          // surface displacement over the step at the particle's closest point (tangential part: friction)
+          const al = closestAlpha(X0, Y0, ax, ay, bx, by);
+          const sx = ax + al * (bx - ax) - ((1 - al) * sg[o]! + al * sg[o + 2]!);
+          const sy = ay + al * (by - ay) - ((1 - al) * sg[o + 1]! + al * sg[o + 3]!);
+          const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
+          const k = pot.add(KIND_SEGMENT, i, -1, -1, ax, ay, bx, by, rr, ks * mi, this.frictionOf(world, col), 0, eps, x0, item, sl < 0 ? -1 : 1);
+          pot.addSurfaceSlip(k, sx, sy);
+        } else {
           const cc = item - nE - nS, o = 5 * cc, col = this.circCol[cc]!;
-          if (this.corOf(world, item) > 0) continue;
-          const R = ci[o + 4]!, rr = r + R;
-          let nx = X0 - ci[o]!, ny = Y0 - ci[o + 1]!;
-          const l = Math.sqrt(nx * nx + ny * ny);
-          if (l > 1e-12) {
-            nx /= l;
-            ny /= l;
-          } else {
-            nx = 0;
-            ny = 1;
-          }
-          const c0 = nx * ci[o + 2]! + ny * ci[o + 3]!;
-          const d0 = l, d1 = nx * X1 + ny * Y1 - c0;
-          if (Math.min(d0, d1) >= rr + slack) continue;
+          const R = ci[o + 4]!;
+          const d0 = Math.sqrt((X0 - ci[o + 2]!) ** 2 + (Y0 - ci[o + 3]!) ** 2) - R;
+          const d1 = Math.sqrt((X1 - ci[o + 2]!) ** 2 + (Y1 - ci[o + 3]!) ** 2) - R;
+          const d2 = Math.sqrt((X2 - ci[o + 2]!) ** 2 + (Y2 - ci[o + 3]!) ** 2) - R;
+          if (Math.min(d0, d1, d2) >= r + slack) continue;
           const e = world.colliders[col]!;
-          const st = -ny * (ci[o + 2]! - ci[o]!) + nx * (ci[o + 3]! - ci[o + 1]!) + h * K.omega[e]! * R;
-          pot.add(pattern, x0, i, -1, -1, 0, nx, ny, c0, rr, ks * mi, this.frictionOf(world, col), st, eps);
+          const k = pot.add(KIND_CIRCLE, i, -1, -1, ci[o + 2]!, ci[o + 3]!, R, 0, r, ks * mi, this.frictionOf(world, col), 0, eps, x0, item);
+          // centre displacement plus the spin of the surface (ω R along the tangent)
+          const tg = this.sc;
+          pot.tangent(k, tg);
+          pot.addSurfaceSlip(k, ci[o + 2]! - ci[o]! + h * K.omega[e]! * R * tg[0]!, ci[o + 3]! - ci[o + 1]! + h * K.omega[e]! * R * tg[1]!);
         }
       }
     }
+    if (nNew > 0) {
+      const t0 = performance.now();
+      addContactPairs(t, this.newPairs, nNew);
+      world.rebuildSolver();
+      t = world.topology();
+      this.patternGrowths++;
+      this.msPatternGrowth += performance.now() - t0;
+    }
+    pot.computeSlots(t.pattern);
   }
 
-  /** Candidate particle i against body edge (a, b), linearized at the predicted state. */
-  private edgeCandidate(pattern: SymPattern, i: number, a: number, b: number, item: number, rr: number, slack: number, kappa: number, eps: number): void {
-    const x0 = this.x0, xp = this.xp;
-    const i2 = 2 * i, a2 = 2 * a, b2 = 2 * b;
-    const oneSided = this.eOneSided[item] === 1;
-    const al = closestAlpha(xp[i2]!, xp[i2 + 1]!, xp[a2]!, xp[a2 + 1]!, xp[b2]!, xp[b2 + 1]!);
-    const ex = x0[b2]! - x0[a2]!, ey = x0[b2 + 1]! - x0[a2 + 1]!, l = Math.sqrt(ex * ex + ey * ey);
-    if (!(l > 0)) return;
-    const ox = ey / l, oy = -ex / l; // outward (right) normal at the start
-    const s0 = (x0[i2]! - x0[a2]!) * ox + (x0[i2 + 1]! - x0[a2 + 1]!) * oy;
-    let nx: number, ny: number;
-    if (al > 0 && al < 1) {
-      if (oneSided) {
-        if (s0 < -rr) return; // already deep inside: not this edge's business
-        nx = ox;
-        ny = oy;
-      } else {
-        nx = s0 >= 0 ? ox : -ox;
-        ny = s0 >= 0 ? oy : -oy;
-      }
-    } else {
-      if (oneSided && al === 1) return; // the vertex is the next boundary edge's a
-      const v2 = al === 0 ? a2 : b2;
-      const dx = x0[i2]! - x0[v2]!, dy = x0[i2 + 1]! - x0[v2 + 1]!, d = Math.sqrt(dx * dx + dy * dy);
-      if (!(d > 1e-12)) return;
-      nx = dx / d;
-      ny = dy / d;
-      if (oneSided && nx * ox + ny * oy < 0 && s0 < 0) return;
-    }
-    const be = 1 - al;
-    const d0 = nx * (x0[i2]! - be * x0[a2]! - al * x0[b2]!) + ny * (x0[i2 + 1]! - be * x0[a2 + 1]! - al * x0[b2 + 1]!);
-    const d1 = nx * (xp[i2]! - be * xp[a2]! - al * xp[b2]!) + ny * (xp[i2 + 1]! - be * xp[a2 + 1]! - al * xp[b2 + 1]!);
-    if (Math.min(d0, d1) >= rr + slack) return;
-    this.potential.add(pattern, x0, i, a, b, al, nx, ny, 0, rr, kappa, this.friction, 0, eps);
+  private newPairs: Int32Array = new Int32Array(0);
+
+  private inPattern(pattern: SymPattern, i: number, j: number): boolean {
+    const hi = i > j ? i : j, lo = i > j ? j : i;
+    return findSlot(pattern, 2 * hi, 2 * lo) >= 0;
+  }
+
+  /** Queue pair (i, j) for the pattern (duplicates are merged when the pattern is built). */
+  private newPair(nNew: number, i: number, j: number): number {
+    this.newPairs = growI(this.newPairs, 2 * (nNew + 1));
+    this.newPairs[2 * nNew] = i;
+    this.newPairs[2 * nNew + 1] = j;
+    return nNew + 1;
   }
 
   private respondCollider(world: PhysicsWorld, k: number, i: number, col: number, cx: number, cy: number): void {
@@ -1040,11 +971,6 @@ export class ContactSystem {
 
   /** Velocity filter + penetration correction against an infinitely heavy surface moving at (svx, svy). */
   private applyStatic(world: PhysicsWorld, k: number, i: number, svx: number, svy: number, cx: number, cy: number, cor: number, mu: number): void {
-    if (cor <= 0 && this.response === 'projection') {
-      this.projectStatic(world, k, i, svx, svy, cx, cy, mu);
-      return;
-    }
-    if (this.passA) return;
     const x = world.x, v = world.v;
     const i2 = 2 * i;
     const nx = this.nx, ny = this.ny, pen = this.pen, h = world.dt;
@@ -1087,84 +1013,8 @@ export class ContactSystem {
     this.record(k, jn / this.invMass[i]!, cx, cy);
   }
 
-  /**
-   * Projection against an infinitely heavy surface moving at (svx, svy): move the particle
-   * out by the penetration, then take back its tangential slip relative to the surface over
-   * the step, at most μ × the normal correction (static friction when the slip is within it).
-   */
-  private projectStatic(world: PhysicsWorld, k: number, i: number, svx: number, svy: number, cx: number, cy: number, mu: number): void {
-    const x = world.x, x0 = this.x0, dp = this.dproj, h = world.dt;
-    const i2 = 2 * i;
-    const nx = this.nx, ny = this.ny, pen = this.pen;
-    let mx = pen * nx, my = pen * ny;
-    // slip over the step (after the normal correction), tangential part
-    const sx = x[i2]! + mx - x0[i2]! - h * svx, sy = x[i2 + 1]! + my - x0[i2 + 1]! - h * svy;
-    const sn = sx * nx + sy * ny;
-    const tx = sx - sn * nx, ty = sy - sn * ny;
-    const st = Math.sqrt(tx * tx + ty * ty);
-    if (st > 0) {
-      const lim = mu * pen;
-      const f = st <= lim ? 1 : lim / st;
-      mx -= f * tx;
-      my -= f * ty;
-    }
-    x[i2] = x[i2]! + mx;
-    x[i2 + 1] = x[i2 + 1]! + my;
-    dp[i2] = dp[i2]! + mx;
-    dp[i2 + 1] = dp[i2 + 1]! + my;
-    this.pairProj[k] = 1;
-    this.projected = true;
-    this.record(k, (pen / h) / this.invMass[i]!, cx, cy);
-  }
-
-  /** Projection of particle i out of body edge (a, b) at the narrow phase's alpha: mass-weighted, with positional Coulomb friction. */
-  private projectEdge(world: PhysicsWorld, k: number, i: number, a: number, b: number): void {
-    const x = world.x, x0 = this.x0, dp = this.dproj;
-    const al = this.alpha, be = 1 - al;
-    const wi = this.invMass[i]!, wa = this.invMass[a]!, wb = this.invMass[b]!;
-    const w = wi + be * be * wa + al * al * wb;
-    if (!(w > 0)) return;
-    const nx = this.nx, ny = this.ny, pen = this.pen;
-    const i2 = 2 * i, a2 = 2 * a, b2 = 2 * b;
-    // generalized correction c (applied as +wi c to i, −be wa c to a, −al wb c to b): normal part pen / w
-    let cx = (pen / w) * nx, cy = (pen / w) * ny;
-    // relative slip over the step after the normal correction
-    const rx = x[i2]! - x0[i2]! - be * (x[a2]! - x0[a2]!) - al * (x[b2]! - x0[b2]!) + pen * nx;
-    const ry = x[i2 + 1]! - x0[i2 + 1]! - be * (x[a2 + 1]! - x0[a2 + 1]!) - al * (x[b2 + 1]! - x0[b2 + 1]!) + pen * ny;
-    const rn = rx * nx + ry * ny;
-    const tx = rx - rn * nx, ty = ry - rn * ny;
-    const st = Math.sqrt(tx * tx + ty * ty);
-    if (st > 0) {
-      const lim = this.friction * pen;
-      const f = st <= lim ? 1 : lim / st;
-      cx -= (f * tx) / w;
-      cy -= (f * ty) / w;
-    }
-    x[i2] = x[i2]! + wi * cx;
-    x[i2 + 1] = x[i2 + 1]! + wi * cy;
-    x[a2] = x[a2]! - be * wa * cx;
-    x[a2 + 1] = x[a2 + 1]! - be * wa * cy;
-    x[b2] = x[b2]! - al * wb * cx;
-    x[b2 + 1] = x[b2 + 1]! - al * wb * cy;
-    dp[i2] = dp[i2]! + wi * cx;
-    dp[i2 + 1] = dp[i2 + 1]! + wi * cy;
-    dp[a2] = dp[a2]! - be * wa * cx;
-    dp[a2 + 1] = dp[a2 + 1]! - be * wa * cy;
-    dp[b2] = dp[b2]! - al * wb * cx;
-    dp[b2 + 1] = dp[b2 + 1]! - al * wb * cy;
-    this.pairProj[k] = 1;
-    this.pairAl[k] = al;
-    this.projected = true;
-    this.record(k, pen / (w * world.dt), be * x[a2]! + al * x[b2]!, be * x[a2 + 1]! + al * x[b2 + 1]!);
-  }
-
   /** Particle i against body edge (a, b) at the narrow phase's alpha: mass-weighted impulses and correction. */
   private respondEdge(world: PhysicsWorld, k: number, i: number, a: number, b: number): void {
-    if (this.cor <= 0 && this.response === 'projection' && this.bodyProjection) {
-      this.projectEdge(world, k, i, a, b);
-      return;
-    }
-    if (this.passA) return;
     const x = world.x, v = world.v;
     const al = this.alpha, be = 1 - al;
     const wi = this.invMass[i]!, wa = this.invMass[a]!, wb = this.invMass[b]!;

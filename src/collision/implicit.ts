@@ -1,32 +1,41 @@
 /**
- * Contact inside the implicit solve (game mode): a one-sided quadratic
- * penalty and lagged, smoothed Coulomb friction per contact candidate, added
- * to the force model's potential V (the Newton solver multiplies it by h²).
+ * Contact inside the implicit solve (game mode): a one-sided quadratic penalty
+ * on the EXACT distance, recomputed at every Newton iterate and line-search
+ * trial, and lagged, smoothed Coulomb friction, per contact candidate, added to
+ * the force model's potential V (the Newton solver multiplies it by h²).
  *
- * Each candidate is linearized once per step (before the solve): a particle p
- * against a surface point that is either fixed (collider: c) or the point
- * (1 − α) a + α b of a body edge, with the normal n and α frozen:
+ * Candidate kinds (particle p against ...):
+ *   PLANE    half-plane n·x = c0:             d = n·p − c0 (signed)
+ *   CIRCLE   circle (c, R) at its end pose:    d = |p − c| − R (signed)
+ *   SEGMENT  collider segment (a, b), fixed, and
+ *   EDGE     body edge (a, b), both moving: with α the closest point's parameter,
+ *            0 < α < 1: d = σ n_l·(p − a), the signed distance to the line (n_l the unit left
+ *            normal, σ = ±1 the side the particle is kept on: a body edge's outside, or the side
+ *            of a two-sided segment at the start of the step); α = 0 or 1: d = |p − vertex|
  *
- *   d(x) = Σ_j w_j n·x_j − c0,   w = (1, −(1 − α), −α)  (edge)  or (1)  (collider),
- *   E_n  = ½ κ max(0, r − d)²,
- *   u(x) = Σ_j w_j t·(x_j − xᵗ_j) − s_t     (tangential slip over the step, t = n⊥),
- *   E_f  = μ λ f₀(|u|),  λ = κ max(0, r − d(xᵗ)) lagged at the start of the step,
+ *   E_n = ½ κ max(0, r̂ − d)²,  ∇E_n = −κ (r̂ − d) ∇d,  ∇d = (w_p n, w_a n, w_b n),
+ *   w = (1, −(1 − α), −α)   (exact: the gradient of a point–line distance; endpoints: α = 0 or 1),
+ *   Hessian: Gauss–Newton κ ∇d ∇dᵀ (PSD; drops −κ (r̂ − d) ∇²d, which is negative semidefinite).
  *
- * with IPC's smoothed f₀ (f₀(y) = y²/ε − y³/(3ε²) + ε/3 below ε = ε_v h, y
- * above): a static friction spring that lets the contact creep at most ε_v.
- * d and u are linear in x, so gradients are exact and the exact Hessians
- * are κ g gᵀ (active) and μ λ f₀''(|u|) g_t g_tᵀ, g = ∂d/∂x, both PSD.
+ * The signed interior distance keeps growing past the line, so the penalty has no maximum at
+ * d = 0 that a fast particle could be pushed over (an unsigned distance would then push it
+ * on through). `maxStep` (continuous collision detection) pulls the solver's initial guess
+ * x̃ back before its earliest crossing of a segment or edge candidate.
  *
- * Sparsity: the particle–edge coupling blocks (p, a), (p, b) are not in the
- * mesh pattern. The assembled Hessian uses the block-Jacobi majorizer
- * 2·blockdiag(G) over the groups {p} and {a, b} (the pair a–b is a mesh edge,
- * so its block exists): 2·blockdiag(ggᵀ) − ggᵀ = (g_p, −g_e)(g_p, −g_e)ᵀ ⪰ 0,
- * so the assembled matrix bounds the true Hessian from above and Newton's
- * full step never overshoots the contact (a majorization–minimization step).
- * Collider contacts (one node) get the exact Hessian. See docs/contact.md.
+ * Friction (IPC, lagged): the tangent t and the weights w_f are taken at the start of the step
+ * (xᵗ, the last step's converged state), and the normal force λ = κ max(0, r̂ − d(xᵗ)) is the
+ * pair's converged contact force of the last step:
+ *   u(x) = Σ_j w_f,j t·(x_j − xᵗ_j) − s_t    (slip over the step, relative to the surface),
+ *   E_f  = μ λ f₀(|u|),  f₀ IPC's C¹ smoothing with ε = ε_v h;
+ * u is linear in x, so the exact Hessian μ λ f₀''(|u|) ∇u ∇uᵀ is PSD (f₀ convex).
+ *
+ * Sparsity: particle–edge candidates couple p with a and b; the contact system grows the
+ * topology's pattern (src/systems/topology.ts, setContactPairs) before slots are looked up,
+ * so every candidate's full 6×6 Hessian is assembled exactly. See docs/contact.md.
  */
 import type { SymPattern } from '../solver/pattern';
 import { findSlot } from '../solver/pattern';
+import { closestAlpha, sweptPointSegment } from './geometry';
 
 function growF(a: Float64Array, n: number): Float64Array {
   if (a.length >= n) return a;
@@ -52,211 +61,370 @@ export function frictionF2(y: number, eps: number): number {
   return y < eps ? 2 / eps - (2 * y) / (eps * eps) : 0;
 }
 
-/** Slots per candidate: diag blocks (xx, yx, yy) of p, a, b; then the a–b block (4). */
-const NS = 13;
+export const KIND_PLANE = 0;
+export const KIND_CIRCLE = 1;
+export const KIND_SEGMENT = 2;
+export const KIND_EDGE = 3;
+
+/** Per-candidate doubles: see the G_* offsets. */
+const NG = 17;
+const G_A = 0; // plane: nx, ny, c0 | circle: cx, cy, R | segment: ax, ay, bx, by
+const G_R = 4; // r̂
+const G_K = 5; // κ
+const G_ML = 6; // μ λ
+const G_TX = 7; // lagged tangent
+const G_TY = 8;
+const G_WF = 9; // 3 lagged friction weights
+const G_U0 = 12;
+const G_EPS = 13;
+const G_NX = 14; // fallback normal (d = 0)
+const G_NY = 15;
+const G_SIDE = 16; // segment / edge: +1 or −1, the side (of the left normal) the particle is kept on
+/** Slots per candidate: diagonal blocks (xx, yx, yy) of p, a, b; then off-diagonal blocks (p,a), (p,b), (a,b) (4 each). */
+const NS = 21;
 
 export class ContactPotential {
   count = 0;
-  /** Nodes (dense particle indices; −1: unused) and weights. */
-  node: Int32Array = new Int32Array(0); // 3 per candidate
-  w: Float64Array = new Float64Array(0); // 3 per candidate
-  /** nx, ny, c0, r, κ, μλ, u0 (Σ w t·xᵗ + s_t), ε. */
-  geo: Float64Array = new Float64Array(0); // 8 per candidate
+  kind: Uint8Array = new Uint8Array(0);
+  /** Nodes p, a, b (dense particle indices; −1: unused). */
+  node: Int32Array = new Int32Array(0);
+  geo: Float64Array = new Float64Array(0);
+  /** Pair identity for events / tests (item index of the contact system). */
+  item: Int32Array = new Int32Array(0);
+  /** Newton iteration cap while candidates exist (the solver takes max(settings, this)). */
+  maxIters = 20;
+  /** Fraction of the earliest crossing time a step may take (continuous collision detection). */
+  ccdFraction = 0.9;
   private slots: Int32Array = new Int32Array(0);
+  /** Scratch: d, nx, ny, alpha. */
+  private readonly gq = new Float64Array(4);
 
   clear(): void {
     this.count = 0;
   }
 
   /**
-   * Append a candidate. b < 0 for colliders (then a < 0 too). `xt` are the
-   * start-of-step positions; `st` the surface's tangential displacement over the step.
-   * Returns false (and adds nothing) when a needed matrix slot is not in the pattern.
+   * Append a candidate; slots are looked up later (`computeSlots`, after the pattern grew).
+   * `xt` are the start-of-step positions (friction lag); `st` the surface's tangential
+   * displacement over the step (kinematic colliders).
    */
   add(
-    pattern: SymPattern, xt: Float64Array, p: number, a: number, b: number, alpha: number,
-    nx: number, ny: number, c0: number, r: number, kappa: number, mu: number, st: number, eps: number,
-  ): boolean {
+    kind: number, p: number, a: number, b: number, g0: number, g1: number, g2: number, g3: number,
+    r: number, kappa: number, mu: number, st: number, eps: number, xt: Float64Array, item = -1, side = 1,
+  ): number {
     const k = this.count;
-    this.node = growI(this.node, 3 * (k + 1));
-    this.w = growF(this.w, 3 * (k + 1));
-    this.geo = growF(this.geo, 8 * (k + 1));
-    this.slots = growI(this.slots, NS * (k + 1));
-    const nd = this.node, w = this.w, g = this.geo, s = this.slots;
-    nd[3 * k] = p;
-    nd[3 * k + 1] = a;
-    nd[3 * k + 2] = b;
-    w[3 * k] = 1;
-    w[3 * k + 1] = a >= 0 ? -(1 - alpha) : 0;
-    w[3 * k + 2] = b >= 0 ? -alpha : 0;
-    for (let j = 0; j < 3; j++) {
-      const i = nd[3 * k + j]!;
-      const o = NS * k + 3 * j;
-      if (i < 0) {
-        s[o] = s[o + 1] = s[o + 2] = -1;
-        continue;
-      }
-      s[o] = findSlot(pattern, 2 * i, 2 * i);
-      s[o + 1] = findSlot(pattern, 2 * i + 1, 2 * i);
-      s[o + 2] = findSlot(pattern, 2 * i + 1, 2 * i + 1);
-      if (s[o + 1]! < 0) return false;
+    if (k + 1 > this.kind.length) {
+      const cap = Math.max(64, 2 * this.kind.length);
+      this.node = growI(this.node, 3 * cap);
+      this.item = growI(this.item, cap);
+      this.geo = growF(this.geo, NG * cap);
+      this.slots = growI(this.slots, NS * cap);
+      const kk = new Uint8Array(cap);
+      kk.set(this.kind);
+      this.kind = kk;
     }
-    const o = NS * k + 9;
-    if (a >= 0 && b >= 0) {
-      // lower triangle: rows of the larger node, columns of the smaller
-      const hi = a > b ? a : b, lo = a > b ? b : a;
-      s[o] = findSlot(pattern, 2 * hi, 2 * lo);
-      s[o + 1] = findSlot(pattern, 2 * hi, 2 * lo + 1);
-      s[o + 2] = findSlot(pattern, 2 * hi + 1, 2 * lo);
-      s[o + 3] = findSlot(pattern, 2 * hi + 1, 2 * lo + 1);
-      if (s[o]! < 0 || s[o + 1]! < 0 || s[o + 2]! < 0 || s[o + 3]! < 0) return false;
-    } else {
-      s[o] = s[o + 1] = s[o + 2] = s[o + 3] = -1;
-    }
-    const tx = -ny, ty = nx;
-    let dt = -c0, ut = -st;
-    for (let j = 0; j < 3; j++) {
-      const i = nd[3 * k + j]!;
-      if (i < 0) continue;
-      const wj = w[3 * k + j]!;
-      dt += wj * (nx * xt[2 * i]! + ny * xt[2 * i + 1]!);
-      ut += wj * (tx * xt[2 * i]! + ty * xt[2 * i + 1]!);
-    }
-    const lambda = kappa * Math.max(0, r - dt);
-    g[8 * k] = nx;
-    g[8 * k + 1] = ny;
-    g[8 * k + 2] = c0;
-    g[8 * k + 3] = r;
-    g[8 * k + 4] = kappa;
-    g[8 * k + 5] = mu * lambda;
-    g[8 * k + 6] = ut;
-    g[8 * k + 7] = eps;
+    this.kind[k] = kind;
+    this.node[3 * k] = p;
+    this.node[3 * k + 1] = a;
+    this.node[3 * k + 2] = b;
+    this.item[k] = item;
+    const G = this.geo, o = NG * k;
+    G[o + G_A] = g0;
+    G[o + G_A + 1] = g1;
+    G[o + G_A + 2] = g2;
+    G[o + G_A + 3] = g3;
+    G[o + G_R] = r;
+    G[o + G_K] = kappa;
+    G[o + G_EPS] = eps;
+    G[o + G_SIDE] = side;
     this.count = k + 1;
-    return true;
+    // lagged geometry at xᵗ: normal force, tangent, friction weights
+    G[o + G_NX] = 0;
+    G[o + G_NY] = 1;
+    const q = this.gq;
+    this.geom(k, xt, q);
+    const nx = q[1]!, ny = q[2]!, al = q[3]!;
+    G[o + G_NX] = nx;
+    G[o + G_NY] = ny;
+    const lambda = kappa * Math.max(0, r - q[0]!);
+    const tx = -ny, ty = nx;
+    G[o + G_ML] = mu * lambda;
+    G[o + G_TX] = tx;
+    G[o + G_TY] = ty;
+    G[o + G_WF] = 1;
+    G[o + G_WF + 1] = kind === KIND_EDGE ? -(1 - al) : 0;
+    G[o + G_WF + 2] = kind === KIND_EDGE ? -al : 0;
+    let u0 = st;
+    for (let j = 0; j < 3; j++) {
+      const i = this.node[3 * k + j]!;
+      if (i < 0) continue;
+      u0 += G[o + G_WF + j]! * (tx * xt[2 * i]! + ty * xt[2 * i + 1]!);
+    }
+    G[o + G_U0] = u0;
+    return k;
   }
 
-  /** Normal distance d and slip u of candidate k at x. */
-  private du(k: number, x: Float64Array, out: Float64Array): void {
-    const nd = this.node, w = this.w, g = this.geo;
-    const nx = g[8 * k]!, ny = g[8 * k + 1]!;
-    let d = -g[8 * k + 2]!, u = -g[8 * k + 6]!;
+  /** Look up the matrix slots of every candidate (all pairs must be in the pattern; −1 where missing). */
+  computeSlots(pattern: SymPattern): void {
+    const s = this.slots, nd = this.node;
+    for (let k = 0; k < this.count; k++) {
+      for (let j = 0; j < 3; j++) {
+        const i = nd[3 * k + j]!, o = NS * k + 3 * j;
+        if (i < 0) {
+          s[o] = s[o + 1] = s[o + 2] = -1;
+          continue;
+        }
+        s[o] = findSlot(pattern, 2 * i, 2 * i);
+        s[o + 1] = findSlot(pattern, 2 * i + 1, 2 * i);
+        s[o + 2] = findSlot(pattern, 2 * i + 1, 2 * i + 1);
+      }
+      for (let q = 0; q < 3; q++) {
+        const u = nd[3 * k + (q === 2 ? 1 : 0)]!, v = nd[3 * k + (q === 0 ? 1 : 2)]!;
+        const o = NS * k + 9 + 4 * q;
+        if (u < 0 || v < 0) {
+          s[o] = s[o + 1] = s[o + 2] = s[o + 3] = -1;
+          continue;
+        }
+        const hi = u > v ? u : v, lo = u > v ? v : u;
+        s[o] = findSlot(pattern, 2 * hi, 2 * lo);
+        s[o + 1] = findSlot(pattern, 2 * hi, 2 * lo + 1);
+        s[o + 2] = findSlot(pattern, 2 * hi + 1, 2 * lo);
+        s[o + 3] = findSlot(pattern, 2 * hi + 1, 2 * lo + 1);
+      }
+    }
+  }
+
+  /** Exact distance d, unit normal n (∇_p d) and edge parameter α of candidate k at x into out. */
+  geom(k: number, x: Float64Array, out: Float64Array): void {
+    const G = this.geo, o = NG * k, kind = this.kind[k]!;
+    const p = 2 * this.node[3 * k]!;
+    const px = x[p]!, py = x[p + 1]!;
+    if (kind === KIND_PLANE) {
+      out[0] = G[o]! * px + G[o + 1]! * py - G[o + 2]!;
+      out[1] = G[o]!;
+      out[2] = G[o + 1]!;
+      out[3] = 0;
+      return;
+    }
+    let cx: number, cy: number, al = 0, R = 0;
+    if (kind === KIND_CIRCLE) {
+      cx = G[o]!;
+      cy = G[o + 1]!;
+      R = G[o + 2]!;
+    } else {
+      let ax: number, ay: number, bx: number, by: number;
+      if (kind === KIND_SEGMENT) {
+        ax = G[o]!;
+        ay = G[o + 1]!;
+        bx = G[o + 2]!;
+        by = G[o + 3]!;
+      } else {
+        const a = 2 * this.node[3 * k + 1]!, b = 2 * this.node[3 * k + 2]!;
+        ax = x[a]!;
+        ay = x[a + 1]!;
+        bx = x[b]!;
+        by = x[b + 1]!;
+      }
+      al = closestAlpha(px, py, ax, ay, bx, by);
+      if (al > 0 && al < 1) {
+        // interior: signed distance to the segment's line, positive on the kept side
+        const ex = bx - ax, ey = by - ay, l = Math.sqrt(ex * ex + ey * ey), sd = G[o + G_SIDE]!;
+        const nx = (-ey / l) * sd, ny = (ex / l) * sd;
+        out[0] = nx * (px - ax) + ny * (py - ay);
+        out[1] = nx;
+        out[2] = ny;
+        out[3] = al;
+        return;
+      }
+      cx = ax + al * (bx - ax);
+      cy = ay + al * (by - ay);
+    }
+    const dx = px - cx, dy = py - cy;
+    const l = Math.sqrt(dx * dx + dy * dy);
+    if (l > 1e-14) {
+      out[1] = dx / l;
+      out[2] = dy / l;
+    } else {
+      out[1] = G[o + G_NX]!;
+      out[2] = G[o + G_NY]!;
+    }
+    out[0] = l - R;
+    out[3] = al;
+  }
+
+  /** The lagged tangent (t_x, t_y) of candidate k into out[0..1]. */
+  tangent(k: number, out: Float64Array): void {
+    out[0] = this.geo[NG * k + G_TX]!;
+    out[1] = this.geo[NG * k + G_TY]!;
+  }
+
+  /** Make candidate k's friction slip relative to a surface displaced by (sx, sy) over the step. */
+  addSurfaceSlip(k: number, sx: number, sy: number): void {
+    const G = this.geo, o = NG * k;
+    G[o + G_U0] = G[o + G_U0]! + G[o + G_TX]! * sx + G[o + G_TY]! * sy;
+  }
+
+  /** Slip u of candidate k at x. */
+  private slip(k: number, x: Float64Array): number {
+    const G = this.geo, o = NG * k, nd = this.node;
+    const tx = G[o + G_TX]!, ty = G[o + G_TY]!;
+    let u = -G[o + G_U0]!;
     for (let j = 0; j < 3; j++) {
       const i = nd[3 * k + j]!;
       if (i < 0) continue;
-      const wj = w[3 * k + j]!, X = x[2 * i]!, Y = x[2 * i + 1]!;
-      d += wj * (nx * X + ny * Y);
-      u += wj * (-ny * X + nx * Y);
+      u += G[o + G_WF + j]! * (tx * x[2 * i]! + ty * x[2 * i + 1]!);
     }
-    out[0] = d;
-    out[1] = u;
+    return u;
   }
 
-  private readonly tmp = new Float64Array(2);
+  /** Contact radius r̂ of candidate k. */
+  radius(k: number): number {
+    return this.geo[NG * k + G_R]!;
+  }
 
-  /** Normal force κ·max(0, r − d(x)) of candidate k at x (the contact force after a solve). */
+  /** Normal force κ·max(0, r̂ − d(x)) of candidate k at x. */
   normalForce(k: number, x: Float64Array): number {
-    this.du(k, x, this.tmp);
-    const gap = this.geo[8 * k + 3]! - this.tmp[0]!;
-    return gap > 0 ? this.geo[8 * k + 4]! * gap : 0;
+    this.geom(k, x, this.gq);
+    const gap = this.geo[NG * k + G_R]! - this.gq[0]!;
+    return gap > 0 ? this.geo[NG * k + G_K]! * gap : 0;
   }
 
   energy(x: Float64Array): number {
     let E = 0;
-    const g = this.geo, t = this.tmp;
+    const G = this.geo, q = this.gq;
     for (let k = 0; k < this.count; k++) {
-      this.du(k, x, t);
-      const gap = g[8 * k + 3]! - t[0]!;
-      if (gap > 0) E += 0.5 * g[8 * k + 4]! * gap * gap;
-      const ml = g[8 * k + 5]!;
-      if (ml > 0) E += ml * frictionF0(Math.abs(t[1]!), g[8 * k + 7]!);
+      const o = NG * k;
+      this.geom(k, x, q);
+      const gap = G[o + G_R]! - q[0]!;
+      if (gap > 0) E += 0.5 * G[o + G_K]! * gap * gap;
+      const ml = G[o + G_ML]!;
+      if (ml > 0) E += ml * frictionF0(Math.abs(this.slip(k, x)), G[o + G_EPS]!);
     }
     return E;
   }
 
   /** gU += ∂E/∂x. */
   gradient(x: Float64Array, gU: Float64Array): void {
-    const g = this.geo, t = this.tmp, nd = this.node, w = this.w;
+    const G = this.geo, q = this.gq, nd = this.node;
     for (let k = 0; k < this.count; k++) {
-      this.du(k, x, t);
-      const gap = g[8 * k + 3]! - t[0]!;
-      const fn = gap > 0 ? -g[8 * k + 4]! * gap : 0; // ∂E/∂d
-      const ml = g[8 * k + 5]!;
-      const u = t[1]!;
-      const ft = ml > 0 ? ml * frictionF1(Math.abs(u), g[8 * k + 7]!) * (u > 0 ? 1 : u < 0 ? -1 : 0) : 0; // ∂E/∂u
-      if (fn === 0 && ft === 0) continue;
-      const nx = g[8 * k]!, ny = g[8 * k + 1]!;
-      const gx = fn * nx - ft * ny, gy = fn * ny + ft * nx;
-      for (let j = 0; j < 3; j++) {
-        const i = nd[3 * k + j]!;
-        if (i < 0) continue;
-        const wj = w[3 * k + j]!;
-        gU[2 * i] = gU[2 * i]! + wj * gx;
-        gU[2 * i + 1] = gU[2 * i + 1]! + wj * gy;
+      const o = NG * k;
+      this.geom(k, x, q);
+      const gap = G[o + G_R]! - q[0]!;
+      if (gap > 0) {
+        const fn = -G[o + G_K]! * gap; // ∂E/∂d
+        const al = q[3]!, gx = fn * q[1]!, gy = fn * q[2]!;
+        const p = 2 * nd[3 * k]!;
+        gU[p] = gU[p]! + gx;
+        gU[p + 1] = gU[p + 1]! + gy;
+        if (this.kind[k] === KIND_EDGE) {
+          const a = 2 * nd[3 * k + 1]!, b = 2 * nd[3 * k + 2]!, be = 1 - al;
+          gU[a] = gU[a]! - be * gx;
+          gU[a + 1] = gU[a + 1]! - be * gy;
+          gU[b] = gU[b]! - al * gx;
+          gU[b + 1] = gU[b + 1]! - al * gy;
+        }
+      }
+      const ml = G[o + G_ML]!;
+      if (ml > 0) {
+        const u = this.slip(k, x);
+        const ft = ml * frictionF1(Math.abs(u), G[o + G_EPS]!) * (u > 0 ? 1 : u < 0 ? -1 : 0);
+        if (ft === 0) continue;
+        const fx = ft * G[o + G_TX]!, fy = ft * G[o + G_TY]!;
+        for (let j = 0; j < 3; j++) {
+          const i = nd[3 * k + j]!;
+          if (i < 0) continue;
+          const w = G[o + G_WF + j]!;
+          gU[2 * i] = gU[2 * i]! + w * fx;
+          gU[2 * i + 1] = gU[2 * i + 1]! + w * fy;
+        }
       }
     }
-  }
-
-  /** Second derivatives of E along d and u at x: (∂²E/∂d², ∂²E/∂u²). */
-  private curv(k: number, x: Float64Array, out: Float64Array): void {
-    const g = this.geo;
-    this.du(k, x, out);
-    const gap = g[8 * k + 3]! - out[0]!;
-    const ml = g[8 * k + 5]!;
-    const cu = ml > 0 ? ml * frictionF2(Math.abs(out[1]!), g[8 * k + 7]!) : 0;
-    out[0] = gap > 0 ? g[8 * k + 4]! : 0;
-    out[1] = cu;
   }
 
   /**
-   * Exact local Hessian of candidate k (6×6 over nodes p, a, b, row-major; for tests):
-   * cn·(w_i w_j) n nᵀ + cu·(w_i w_j) t tᵀ.
+   * Local Hessian (6×6 over nodes p, a, b, row-major) of candidate k at x:
+   * κ ∇d ∇dᵀ (Gauss–Newton) + μλ f₀''(|u|) ∇u ∇uᵀ. Used by assembly and tests.
    */
   localHessian(k: number, x: Float64Array, out: Float64Array): void {
-    const t = this.tmp;
-    this.curv(k, x, t);
-    const nx = this.geo[8 * k]!, ny = this.geo[8 * k + 1]!;
-    const B = [t[0]! * nx * nx + t[1]! * ny * ny, t[0]! * nx * ny - t[1]! * nx * ny, t[0]! * ny * ny + t[1]! * nx * nx];
+    out.fill(0, 0, 36);
+    const G = this.geo, o = NG * k, q = this.gq;
+    this.geom(k, x, q);
+    const gap = G[o + G_R]! - q[0]!;
+    const cn = gap > 0 ? G[o + G_K]! : 0;
+    const ml = G[o + G_ML]!;
+    const cu = ml > 0 ? ml * frictionF2(Math.abs(this.slip(k, x)), G[o + G_EPS]!) : 0;
+    if (cn === 0 && cu === 0) return;
+    const edge = this.kind[k] === KIND_EDGE;
+    const al = q[3]!;
+    const wn0 = 1, wn1 = edge ? -(1 - al) : 0, wn2 = edge ? -al : 0;
+    const nx = q[1]!, ny = q[2]!, tx = G[o + G_TX]!, ty = G[o + G_TY]!;
     for (let i = 0; i < 3; i++) {
+      const wi = i === 0 ? wn0 : i === 1 ? wn1 : wn2, fi = G[o + G_WF + i]!;
       for (let j = 0; j < 3; j++) {
-        const ww = this.node[3 * k + i]! >= 0 && this.node[3 * k + j]! >= 0 ? this.w[3 * k + i]! * this.w[3 * k + j]! : 0;
-        out[(2 * i) * 6 + 2 * j] = ww * B[0]!;
-        out[(2 * i) * 6 + 2 * j + 1] = ww * B[1]!;
-        out[(2 * i + 1) * 6 + 2 * j] = ww * B[1]!;
-        out[(2 * i + 1) * 6 + 2 * j + 1] = ww * B[2]!;
+        const wj = j === 0 ? wn0 : j === 1 ? wn1 : wn2, fj = G[o + G_WF + j]!;
+        const a = cn * wi * wj, b = cu * fi * fj;
+        out[(2 * i) * 6 + 2 * j] = a * nx * nx + b * tx * tx;
+        out[(2 * i) * 6 + 2 * j + 1] = a * nx * ny + b * tx * ty;
+        out[(2 * i + 1) * 6 + 2 * j] = a * nx * ny + b * tx * ty;
+        out[(2 * i + 1) * 6 + 2 * j + 1] = a * ny * ny + b * ty * ty;
       }
     }
   }
 
-  /** values += scale · (assembled PSD Hessian: exact for colliders, the 2·blockdiag majorizer for edges). */
+  private readonly H = new Float64Array(36);
+
+  /** values += scale · (the PSD Hessian of every candidate), through the slots of computeSlots. */
   hessian(x: Float64Array, scale: number, values: Float64Array): void {
-    const t = this.tmp, s = this.slots, w = this.w, g = this.geo;
+    const s = this.slots, H = this.H;
     for (let k = 0; k < this.count; k++) {
-      this.curv(k, x, t);
-      const cn = t[0]!, cu = t[1]!;
-      if (cn === 0 && cu === 0) continue;
-      const nx = g[8 * k]!, ny = g[8 * k + 1]!;
-      const edge = this.node[3 * k + 1]! >= 0;
-      const f = edge ? 2 * scale : scale;
-      const bxx = f * (cn * nx * nx + cu * ny * ny);
-      const bxy = f * (cn - cu) * nx * ny;
-      const byy = f * (cn * ny * ny + cu * nx * nx);
+      this.localHessian(k, x, H);
+      const o = NS * k;
       for (let j = 0; j < 3; j++) {
-        const o = NS * k + 3 * j;
-        if (s[o]! < 0) continue;
-        const ww = w[3 * k + j]! * w[3 * k + j]!;
-        values[s[o]!] = values[s[o]!]! + ww * bxx;
-        values[s[o + 1]!] = values[s[o + 1]!]! + ww * bxy;
-        values[s[o + 2]!] = values[s[o + 2]!]! + ww * byy;
+        const d = o + 3 * j;
+        if (s[d]! < 0) continue;
+        const r = 2 * j;
+        values[s[d]!] = values[s[d]!]! + scale * H[r * 6 + r]!;
+        values[s[d + 1]!] = values[s[d + 1]!]! + scale * H[(r + 1) * 6 + r]!;
+        values[s[d + 2]!] = values[s[d + 2]!]! + scale * H[(r + 1) * 6 + r + 1]!;
       }
-      if (edge) {
-        const o = NS * k + 9;
-        const ww = w[3 * k + 1]! * w[3 * k + 2]!;
-        // (hi, lo) block rows x,y × cols x,y; the block is symmetric (n nᵀ, t tᵀ)
-        values[s[o]!] = values[s[o]!]! + ww * bxx;
-        values[s[o + 1]!] = values[s[o + 1]!]! + ww * bxy;
-        values[s[o + 2]!] = values[s[o + 2]!]! + ww * bxy;
-        values[s[o + 3]!] = values[s[o + 3]!]! + ww * byy;
+      for (let q = 0; q < 3; q++) {
+        const d = o + 9 + 4 * q;
+        if (s[d]! < 0) continue;
+        // block (u, v) with u, v local node indices; the blocks are symmetric, so (hi, lo) = (u, v)
+        const u = q === 2 ? 1 : 0, v = q === 0 ? 1 : 2;
+        const r = 2 * u, c = 2 * v;
+        values[s[d]!] = values[s[d]!]! + scale * H[r * 6 + c]!;
+        values[s[d + 1]!] = values[s[d + 1]!]! + scale * H[r * 6 + c + 1]!;
+        values[s[d + 2]!] = values[s[d + 2]!]! + scale * H[(r + 1) * 6 + c]!;
+        values[s[d + 3]!] = values[s[d + 3]!]! + scale * H[(r + 1) * 6 + c + 1]!;
       }
     }
+  }
+
+  /**
+   * Largest step fraction in (0, 1] along dx from x such that no particle crosses a segment or
+   * edge candidate (ccdFraction × the earliest crossing time; 1 when none crosses).
+   */
+  maxStep(x: Float64Array, dx: Float64Array): number {
+    let t = 1;
+    const G = this.geo, nd = this.node;
+    for (let k = 0; k < this.count; k++) {
+      const kind = this.kind[k]!;
+      if (kind !== KIND_SEGMENT && kind !== KIND_EDGE) continue;
+      const p = 2 * nd[3 * k]!;
+      const px = x[p]!, py = x[p + 1]!, qx = px + dx[p]!, qy = py + dx[p + 1]!;
+      let c: number;
+      if (kind === KIND_SEGMENT) {
+        const o = NG * k;
+        const ax = G[o]!, ay = G[o + 1]!, bx = G[o + 2]!, by = G[o + 3]!;
+        c = sweptPointSegment(px, py, qx, qy, ax, ay, bx, by, ax, ay, bx, by);
+      } else {
+        const a = 2 * nd[3 * k + 1]!, b = 2 * nd[3 * k + 2]!;
+        c = sweptPointSegment(px, py, qx, qy, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!,
+          x[a]! + dx[a]!, x[a + 1]! + dx[a + 1]!, x[b]! + dx[b]!, x[b + 1]! + dx[b + 1]!);
+      }
+      if (c >= 0 && this.ccdFraction * c < t) t = this.ccdFraction * c;
+    }
+    return t;
   }
 }

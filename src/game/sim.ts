@@ -177,7 +177,7 @@ export interface SoftSimOptions {
   restitution?: number;
   /** Contact radius of body particles and rope edges (m, default 0.02). */
   contactRadius?: number;
-  /** Contact in the implicit solve (`world.contacts.implicit` and `implicitBodies`, default true). */
+  /** Contact in the implicit solve (`world.contacts.implicit`, default true). */
   implicitContact?: boolean;
 }
 
@@ -237,7 +237,6 @@ export class SoftSim {
     // Contact inside the game-mode Newton solve (docs/contact.md): the velocity filter alone inverts soft bodies
     // dropped from a metre at 60 Hz.
     this.world.contacts.implicit = opts.implicitContact ?? true;
-    this.world.contacts.implicitBodies = opts.implicitContact ?? true;
     if (this.gx !== 0 || this.gy !== 0) this.gravityEid = this.world.addGravity(this.gx, this.gy);
     this.accumulator = new FixedStepAccumulator({ dt: this.world.dt, maxStepsPerFrame: this.maxStepsPerFrame });
   }

@@ -307,6 +307,14 @@ export class NewtonSolver {
     }
     // initial guess x̃ (fixed particles stay there)
     for (let i = 0; i < n; i++) x[i] = xtil[i]!;
+    const contact = model.contact;
+    if (contact && contact.count > 0) {
+      // contact (src/collision): start no further along xᵗ → x̃ than continuous collision detection allows
+      for (let i = 0; i < n; i++) dir[i] = xtil[i]! - xt[i]!;
+      const a0 = contact.maxStep(xt, dir);
+      if (a0 < 1) for (let i = 0; i < n; i++) x[i] = xt[i]! + a0 * dir[i]!;
+      if (maxIters > 1 && contact.maxIters > maxIters) maxIters = contact.maxIters;
+    }
     let phi = this.phi(model, x, h);
     this.phiHistory[0] = phi;
     this.phiCount = 1;

@@ -259,9 +259,15 @@ export class ForceModel {
 
 /** A potential term with its own assembly (contact): energy, gradient (+=) and a PSD Hessian (values += scale·H). */
 export interface ContactTerm {
+  /** Number of contact candidates this step. */
+  count: number;
+  /** Newton iteration cap while the term has candidates (the solver uses max(settings, this)). */
+  maxIters: number;
   energy(x: Float64Array): number;
   gradient(x: Float64Array, gU: Float64Array): void;
   hessian(x: Float64Array, scale: number, values: Float64Array): void;
+  /** Largest fraction of the step dx from x before a particle crosses a contact segment (CCD; for the initial guess), ≤ 1. */
+  maxStep(x: Float64Array, dx: Float64Array): number;
 }
 
 function add2(gU: Float64Array, g: Float64Array, a: number, b: number): void {

@@ -66,8 +66,8 @@ export function runStep(world: PhysicsWorld): void {
   gatherState(world);
   world.contacts.snapshot(world);
   integrate(world);
-  // Projection contact (src/collision): project the result, then re-solve with the projected contacts as planes.
-  if (world.contacts.beginCorrection(world)) integrate(world);
+  // Contact in the solve (src/collision): re-solve when the result met pairs the candidate search missed.
+  while (world.contacts.refine(world)) integrate(world);
   resolveContacts(world);
   scatterState(world);
 }

@@ -74,6 +74,11 @@ export interface Topology {
   fixedOffDiagSlots: Int32Array;
   /** Diagonal slots of fixed DOFs. */
   fixedDiagSlots: Int32Array;
+  /** Contact node pairs added to the pattern (src/collision; 2 per pair) and their count. */
+  contactPairs: Int32Array;
+  contactPairCount: number;
+  /** Times the pattern was built (1 + contact growths). */
+  patternBuilds: number;
 }
 
 /** Creation-ordered entity ids per component, maintained by the world. */
@@ -168,10 +173,33 @@ export function buildTopology(c: Components, lists: EntityLists, opts: TopologyO
     uniform[3 * s + 2] = U.b[e]!;
   });
 
-  const fams = [springs, hinges, triangles, dampedSprings, gravitation, vortices];
-  const pattern = buildPattern(n, 2, fams.map((f) => ({ nodes: f.nodes, k: f.k })));
   let dense = vortices.count > 0;
   for (let e = 0; e < dampedSprings.count; e++) if (dampedSprings.params[3 * e + 2] !== 0) dense = true;
+
+  const t: Topology = {
+    n, ndof, particleEids, mass, fixed,
+    massMatrix: opts.massMatrix ?? 'lumped', pointMass, triMass,
+    springs, hinges, triangles, dampedSprings, gravitation, vortices,
+    uniformCount, uniformKind, uniform,
+    pattern: { n: 0, colPtr: new Int32Array(1), rowIdx: new Int32Array(0), nnz: 0 }, dense, diag: new Int32Array(0),
+    fixedOffDiagSlots: new Int32Array(0), fixedDiagSlots: new Int32Array(0),
+    contactPairs: new Int32Array(0), contactPairCount: 0, patternBuilds: 0,
+  };
+  assignPattern(t);
+  return t;
+}
+
+/**
+ * (Re)build the sparsity pattern (element cliques plus the contact node pairs), the scatter
+ * maps, the diagonal and the fixed-DOF slots. Called by buildTopology and when contact
+ * grows the pattern (addContactPairs).
+ */
+function assignPattern(t: Topology): void {
+  const { n, ndof, fixed, dense } = t;
+  const fams = [t.springs, t.hinges, t.triangles, t.dampedSprings, t.gravitation, t.vortices];
+  const groups = fams.map((f) => ({ nodes: f.nodes, k: f.k }));
+  if (t.contactPairCount > 0) groups.push({ nodes: t.contactPairs.subarray(0, 2 * t.contactPairCount), k: 2 });
+  const pattern = buildPattern(n, 2, groups);
 
   const offDiag: number[] = [];
   const fixedDiag: number[] = [];
@@ -206,15 +234,30 @@ export function buildTopology(c: Components, lists: EntityLists, opts: TopologyO
     }
   }
 
-  return {
-    n, ndof, particleEids, mass, fixed,
-    massMatrix: opts.massMatrix ?? 'lumped', pointMass, triMass,
-    springs, hinges, triangles, dampedSprings, gravitation, vortices,
-    uniformCount, uniformKind, uniform,
-    pattern, dense, diag,
-    fixedOffDiagSlots: Int32Array.from(offDiag),
-    fixedDiagSlots: Int32Array.from(fixedDiag),
-  };
+  t.pattern = pattern;
+  t.diag = diag;
+  t.fixedOffDiagSlots = Int32Array.from(offDiag);
+  t.fixedDiagSlots = Int32Array.from(fixedDiag);
+  t.patternBuilds++;
+}
+
+/**
+ * Contact (src/collision): add node pairs (i, j) to the pattern — the union of the element
+ * pattern and every pair ever added is kept (monotone) — and rebuild the pattern, scatter maps
+ * and slots. The caller must rebuild the linear solver's symbolic analysis (world.rebuildSolver).
+ * Setup-rate only: allocates.
+ */
+export function addContactPairs(t: Topology, pairs: Int32Array, count: number): void {
+  if (count === 0 || t.dense) return;
+  const old = t.contactPairCount;
+  if (2 * (old + count) > t.contactPairs.length) {
+    const g = new Int32Array(Math.max(2 * (old + count), 2 * t.contactPairs.length));
+    g.set(t.contactPairs.subarray(0, 2 * old));
+    t.contactPairs = g;
+  }
+  t.contactPairs.set(pairs.subarray(0, 2 * count), 2 * old);
+  t.contactPairCount = old + count;
+  assignPattern(t);
 }
 
 /** Scatter map into a dense row-major ndof×ndof matrix: every local entry has a slot. */
