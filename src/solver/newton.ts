@@ -27,7 +27,7 @@
 import { InputError } from '../errors';
 import type { ForceModel } from '../systems/forces';
 import { scatter } from '../systems/forces';
-import type { Topology } from '../systems/topology';
+import type { ElementFamily, Topology } from '../systems/topology';
 import { UNIFORM_DRAG } from '../components';
 import { writePairBlocks } from '../elements';
 import { applyFixedToMatrix, zeroFixed, type Workspace } from './integrators';
@@ -52,6 +52,9 @@ export const GAME_NEWTON_DEFAULTS: Readonly<NewtonSettings> = Object.freeze({
 export const ARMIJO_C = 1e-8;
 /** Line-search halvings before the step is given up (α = 2⁻³⁰). */
 export const MAX_HALVINGS = 30;
+
+/** Profile phases (NewtonSolver.lap). */
+const LAP_NONE = 0, LAP_ASSEMBLY = 1, LAP_FACTOR = 2, LAP_SOLVE = 3;
 
 /** Per-step timings (ms) when `profile` is on; accumulated over the step. */
 export interface NewtonProfile {
@@ -92,6 +95,9 @@ export class NewtonSolver {
   /** Doubles passed to and from the loop kernels below (not as arguments: V8 would box them). */
   private readonly sc = new Float64Array(2);
   private dragB = 0;
+  private lastLap = 0;
+  /** Profile clock reads so far (see lap()). */
+  clockReads = 0;
   private readonly md: Float64Array;
   private readonly mdOut: Float64Array;
 
@@ -124,15 +130,16 @@ export class NewtonSolver {
     let inertia = sc[0]!;
     const drag = sc[1]!;
     let damp = 0;
-    const ds = t.dampedSprings, nh = this.nhat;
-    for (let e = 0; e < ds.count; e++) {
-      const b = ds.params[3 * e + 2]!;
-      if (b === 0) continue;
-      const a = 2 * ds.nodes[2 * e]!, c = 2 * ds.nodes[2 * e + 1]!;
-      const rel = nh[2 * e]! * (x[c]! - xt[c]! - x[a]! + xt[a]!) + nh[2 * e + 1]! * (x[c + 1]! - xt[c + 1]! - x[a + 1]! + xt[a + 1]!);
-      damp += b * rel * rel;
+    const ds = t.dampedSprings;
+    if (ds.count > 0) {
+      dampingDissipation(ds.count, ds.nodes, ds.params, this.nhat, x, xt, sc);
+      damp = sc[0]!;
     }
-    if (t.massMatrix === 'consistent') inertia = this.consistentInertia(x, null); // issue 4: consistent triangle mass
+    if (t.massMatrix === 'consistent') {
+      // issue 4: consistent triangle mass
+      consistentInertia(t, x, xtil, this.md, this.mdOut, null, sc);
+      inertia = sc[0]!;
+    }
     return 0.5 * inertia + h * h * model.energy(x) + 0.5 * h * (this.dragB * drag + damp);
   }
 
@@ -146,19 +153,11 @@ export class NewtonSolver {
     sc[0] = h * h;
     sc[1] = h * this.dragB;
     inertiaGradient(n, t.mass, x, xt, xtil, sc, g);
-    if (t.massMatrix === 'consistent') this.consistentInertia(x, g); // replaces the lumped M (x − x̃) above
-    const ds = t.dampedSprings, nh = this.nhat;
-    for (let e = 0; e < ds.count; e++) {
-      const b = ds.params[3 * e + 2]!;
-      if (b === 0) continue;
-      const a = 2 * ds.nodes[2 * e]!, c = 2 * ds.nodes[2 * e + 1]!;
-      const nx = nh[2 * e]!, ny = nh[2 * e + 1]!;
-      const rel = nx * (x[c]! - xt[c]! - x[a]! + xt[a]!) + ny * (x[c + 1]! - xt[c + 1]! - x[a + 1]! + xt[a + 1]!);
-      const f = h * b * rel;
-      g[a] = g[a]! - f * nx;
-      g[a + 1] = g[a + 1]! - f * ny;
-      g[c] = g[c]! + f * nx;
-      g[c + 1] = g[c + 1]! + f * ny;
+    if (t.massMatrix === 'consistent') consistentInertia(t, x, xtil, this.md, this.mdOut, g, sc); // replaces the lumped M (x − x̃) above
+    const ds = t.dampedSprings;
+    if (ds.count > 0) {
+      sc[0] = h;
+      dampingGradient(ds.count, ds.nodes, ds.params, this.nhat, x, xt, sc, g);
     }
     zeroFixed(t, g);
   }
@@ -170,35 +169,16 @@ export class NewtonSolver {
     values.fill(0);
     if (projection === 'psd') model.hessianPSD(x, h * h, values);
     else model.hessian(x, this.zero, h * h, 0, values);
-    const diag = t.diag;
-    const hb = h * this.dragB;
-    for (let i = 0; i < t.ndof; i++) values[diag[i]!] = values[diag[i]!]! + hb;
+    const sc = this.sc;
+    sc[0] = h * this.dragB;
+    addToDiagonal(t.ndof, t.diag, sc, values);
     addMassMatrix(t, values); // lumped diag(mass), or the consistent triangle mass (src/systems/mass.ts)
-    const ds = t.dampedSprings, nh = this.nhat, H = this.h16;
-    for (let e = 0; e < ds.count; e++) {
-      const b = ds.params[3 * e + 2]!;
-      if (b === 0) continue;
-      const nx = nh[2 * e]!, ny = nh[2 * e + 1]!;
-      writePairBlocks(nx * nx, nx * ny, nx * ny, ny * ny, H, 0);
-      scatter(values, ds, e, H, h * b);
+    const ds = t.dampedSprings;
+    if (ds.count > 0) {
+      sc[0] = h;
+      dampingHessian(ds, this.nhat, this.h16, sc, values);
     }
     applyFixedToMatrix(t, values);
-  }
-
-  /**
-   * Consistent mass (src/systems/mass.ts): with d = x − x̃ (0 on fixed dofs), returns dᵀ M d;
-   * with g given, also swaps the lumped inertia gradient in g for M d: g += M d − diag(mass) d.
-   */
-  private consistentInertia(x: Float64Array, g: Float64Array | null): number {
-    const t = this.t, d = this.md, md = this.mdOut, xtil = this.xtil;
-    for (let i = 0; i < t.ndof; i++) d[i] = t.fixed[i >> 1] === 1 ? 0 : x[i]! - xtil[i]!;
-    massMatVec(t, d, md);
-    let q = 0;
-    for (let i = 0; i < t.ndof; i++) {
-      q += d[i]! * md[i]!;
-      if (g) g[i] = g[i]! + md[i]! - t.mass[i]! * d[i]!;
-    }
-    return q;
   }
 
   /** Solve ws.values · out = rhs; returns false if the system could not be solved. */
@@ -206,14 +186,9 @@ export class NewtonSolver {
     const stats = ws.stats;
     const prof = this.profile;
     if (ws.lu || !ws.solver || this.t.ndof < this.pcgMinDofs) {
-      let t0 = prof ? performance.now() : 0;
       if (ws.solver && !ws.lu) {
         const ok = ws.solver.ldlt.factor(ws.values);
-        if (prof) {
-          const t1 = performance.now();
-          this.timing.msFactor += t1 - t0;
-          t0 = t1;
-        }
+        if (prof) this.lap(LAP_FACTOR);
         if (ok) {
           ws.solver.ldlt.solve(rhs, out);
           stats.linearPath = 'ldlt';
@@ -223,7 +198,7 @@ export class NewtonSolver {
       } else {
         ws.solve(rhs, out);
       }
-      if (prof) this.timing.msSolve += performance.now() - t0;
+      if (prof) this.lap(LAP_SOLVE);
       this.lastCgIters = 0;
       return;
     }
@@ -231,15 +206,13 @@ export class NewtonSolver {
     const ldlt = ws.solver.ldlt;
     const cg = this.cg!;
     if (this.precondStale || !this.precondValid) {
-      const t0 = prof ? performance.now() : 0;
       this.precondValid = ldlt.factor(ws.values);
       this.precondStale = false;
       this.refactors++;
-      if (prof) this.timing.msFactor += performance.now() - t0;
+      if (prof) this.lap(LAP_FACTOR);
       if (this.precondValid) {
-        const t1 = prof ? performance.now() : 0;
         ldlt.solve(rhs, out);
-        if (prof) this.timing.msSolve += performance.now() - t1;
+        if (prof) this.lap(LAP_SOLVE);
         stats.linearPath = 'ldlt';
         this.lastCgIters = 0;
         return;
@@ -247,10 +220,9 @@ export class NewtonSolver {
       ws.solve(rhs, out);
       return;
     }
-    const t0 = prof ? performance.now() : 0;
     out.fill(0);
     pcg(ws.solver.pattern, ws.values, rhs, out, ldlt, cg, this.cgTolerance, this.cgMaxIters);
-    if (prof) this.timing.msSolve += performance.now() - t0;
+    if (prof) this.lap(LAP_SOLVE);
     this.lastCgIters = cg.iterations;
     stats.linearPath = 'pcg-ldlt';
     if (cg.iterations > this.refactorIters) this.precondStale = true;
@@ -259,6 +231,21 @@ export class NewtonSolver {
       this.precondStale = true;
       this.solve(ws, rhs, out);
     }
+  }
+
+  /**
+   * Profile timer: adds the time since the previous lap to the given phase. One clock read per
+   * phase boundary (each read allocates a 16-byte heap number in Node 20's performance.now();
+   * `clockReads` counts them so the bench can calibrate them out like its own sampler).
+   */
+  private lap(phase: number): void {
+    const now = performance.now();
+    const dt = now - this.lastLap;
+    this.lastLap = now;
+    this.clockReads++;
+    if (phase === LAP_ASSEMBLY) this.timing.msAssembly += dt;
+    else if (phase === LAP_FACTOR) this.timing.msFactor += dt;
+    else if (phase === LAP_SOLVE) this.timing.msSolve += dt;
   }
 
   /**
@@ -274,39 +261,25 @@ export class NewtonSolver {
       );
     }
     const n = t.ndof;
-    const { xt, xtil, g, dir, trial } = this;
+    const { xt, xtil, g, dir, trial, sc } = this;
     const stats = ws.stats;
     const prof = this.profile;
     if (prof) {
       this.timing.msAssembly = 0;
       this.timing.msFactor = 0;
       this.timing.msSolve = 0;
+      this.lap(LAP_NONE);
     }
-    let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
-    for (let i = 0; i < n; i += 2) {
-      xt[i] = x[i]!;
-      xt[i + 1] = x[i + 1]!;
-      xtil[i] = x[i]! + h * v[i]!;
-      xtil[i + 1] = x[i + 1]! + h * v[i + 1]!;
-      if (t.fixed[i >> 1] === 0) {
-        if (x[i]! < minX) minX = x[i]!;
-        if (x[i]! > maxX) maxX = x[i]!;
-        if (x[i + 1]! < minY) minY = x[i + 1]!;
-        if (x[i + 1]! > maxY) maxY = x[i + 1]!;
-      }
-    }
-    const size = maxX >= minX ? Math.sqrt((maxX - minX) ** 2 + (maxY - minY) ** 2) : 0;
+    // All loops over the dofs are module functions of typed arrays (below), doubles come back
+    // through sc: this method is only the driver, so a deopt in it never runs an O(n) loop in
+    // the interpreter (that cost MBs of heap numbers per deopt at 10k).
+    beginStep(n, t.fixed, x, v, h, xt, xtil, sc);
+    const size = sc[0]!;
     const stepTol = settings.tolerance * (size > 0 ? size : 1);
-    const ds = t.dampedSprings, nh = this.nhat;
-    for (let e = 0; e < ds.count; e++) {
-      const a = 2 * ds.nodes[2 * e]!, c = 2 * ds.nodes[2 * e + 1]!;
-      const dx = x[c]! - x[a]!, dy = x[c + 1]! - x[a + 1]!;
-      const l = Math.sqrt(dx * dx + dy * dy);
-      nh[2 * e] = l > 0 ? dx / l : 0;
-      nh[2 * e + 1] = l > 0 ? dy / l : 0;
-    }
+    const ds = t.dampedSprings;
+    if (ds.count > 0) springDirections(ds.count, ds.nodes, x, this.nhat);
     // initial guess x̃ (fixed particles stay there)
-    for (let i = 0; i < n; i++) x[i] = xtil[i]!;
+    x.set(xtil);
     const contact = model.contact;
     if (contact && contact.count > 0) {
       // contact (src/collision): start no further along xᵗ → x̃ than continuous collision detection allows
@@ -321,33 +294,33 @@ export class NewtonSolver {
     let iters = 0;
     let converged = false;
     while (iters < maxIters) {
-      let t0 = prof ? performance.now() : 0;
       this.gradient(model, x, h, g);
-      let gg = 0;
-      for (let i = 0; i < n; i++) gg += g[i]! * g[i]!;
-      if (gg === 0) {
+      sumSquares(n, g, sc);
+      if (sc[0] === 0) {
         converged = true;
         break;
       }
       this.assemble(model, x, h, settings.projection, ws);
-      if (prof) this.timing.msAssembly += performance.now() - t0;
-      for (let i = 0; i < n; i++) trial[i] = -g[i]!;
+      if (prof) this.lap(LAP_ASSEMBLY);
+      negateInto(n, g, trial);
       this.solve(ws, trial, dir);
       iters++;
-      let slope = 0, dmax = 0;
-      for (let i = 0; i < n; i++) {
-        slope += g[i]! * dir[i]!;
-        const a = Math.abs(dir[i]!);
-        if (a > dmax) dmax = a;
-      }
+      slopeAndMax(n, g, dir, sc);
+      const slope = sc[0]!, dmax = sc[1]!;
       if (settings.lineSearch && (!(slope < 0) || !Number.isFinite(slope))) break; // not a descent direction (projection 'none' on an indefinite system)
-      // line search
-      t0 = prof ? performance.now() : 0;
+      // line search. Every arithmetic operation of a trial is done on every trial (the next α,
+      // the next k), so the rejection path has none of its own: a first halving late in a run
+      // then finds type feedback and does not deoptimize this method.
       let alpha = settings.lineSearch ? Math.min(1, model.maxStep(x, dir)) : 1;
       let accepted = false;
       let phiTrial = phi;
-      for (let k = 0; k <= MAX_HALVINGS; k++) {
-        for (let i = 0; i < n; i++) trial[i] = x[i]! + alpha * dir[i]!;
+      let k = 0;
+      for (;;) {
+        const nextAlpha = alpha * 0.5;
+        const kNext = k + 1;
+        const more = k < MAX_HALVINGS;
+        sc[0] = alpha;
+        trialPoint(n, x, sc, dir, trial);
         if (!settings.lineSearch) {
           phiTrial = this.phi(model, trial, h);
           accepted = true;
@@ -360,9 +333,11 @@ export class NewtonSolver {
             break;
           }
         }
-        alpha *= 0.5;
+        if (!more) break;
+        alpha = nextAlpha;
+        k = kNext;
       }
-      if (prof) this.timing.msAssembly += performance.now() - t0;
+      if (prof) this.lap(LAP_ASSEMBLY);
       if (!accepted) {
         // no decrease representable: the iterate is as good as rounding allows
         converged = dmax <= stepTol;
@@ -376,8 +351,15 @@ export class NewtonSolver {
         break;
       }
     }
+    // v = (x − xᵗ)/h, kept in this method on purpose: the only loop over the dofs left here, it
+    // uses up V8's interrupt budget so the driver is optimized within a few steps (without it,
+    // this loop-free method was still interpreted after 360 steps, boxing every double). It is
+    // the last statement, so code compiled on stack replacement at it has all feedback. Known
+    // limit: after a deopt of the driver, later calls enter that OSR code at this loop, so the
+    // interpreter sees no back edges and the driver may stay unoptimized (a few hundred B/step).
+    const fixed = t.fixed;
     for (let i = 0; i < n; i++) {
-      if (t.fixed[i >> 1] === 1) continue;
+      if (fixed[i >> 1] === 1) continue;
       v[i] = (x[i]! - xt[i]!) / h;
     }
     stats.newtonIters = iters;
@@ -411,4 +393,136 @@ function inertiaGradient(
 ): void {
   const h2 = sc[0]!, hb = sc[1]!;
   for (let i = 0; i < n; i++) g[i] = h2 * g[i]! + mass[i]! * (x[i]! - xtil[i]!) + hb * (x[i]! - xt[i]!);
+}
+
+/**
+ * Start of a step: xᵗ = x, x̃ = x + h v; sc[0] = the bounding-box diagonal of the free
+ * particles at x (0 when there are none).
+ */
+function beginStep(
+  n: number, fixed: Uint8Array, x: Float64Array, v: Float64Array, h: number, xt: Float64Array, xtil: Float64Array, sc: Float64Array,
+): void {
+  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  for (let i = 0; i < n; i += 2) {
+    xt[i] = x[i]!;
+    xt[i + 1] = x[i + 1]!;
+    xtil[i] = x[i]! + h * v[i]!;
+    xtil[i + 1] = x[i + 1]! + h * v[i + 1]!;
+    if (fixed[i >> 1] === 0) {
+      if (x[i]! < minX) minX = x[i]!;
+      if (x[i]! > maxX) maxX = x[i]!;
+      if (x[i + 1]! < minY) minY = x[i + 1]!;
+      if (x[i + 1]! > maxY) maxY = x[i + 1]!;
+    }
+  }
+  sc[0] = maxX >= minX ? Math.sqrt((maxX - minX) ** 2 + (maxY - minY) ** 2) : 0;
+}
+
+/** Unit direction n̂ of each damped spring at x (frozen for the step's dissipation). */
+function springDirections(count: number, nodes: Int32Array, x: Float64Array, nh: Float64Array): void {
+  for (let e = 0; e < count; e++) {
+    const a = 2 * nodes[2 * e]!, c = 2 * nodes[2 * e + 1]!;
+    const dx = x[c]! - x[a]!, dy = x[c + 1]! - x[a + 1]!;
+    const l = Math.sqrt(dx * dx + dy * dy);
+    nh[2 * e] = l > 0 ? dx / l : 0;
+    nh[2 * e + 1] = l > 0 ? dy / l : 0;
+  }
+}
+
+/** sc[0] = Σ g². */
+function sumSquares(n: number, g: Float64Array, sc: Float64Array): void {
+  let gg = 0;
+  for (let i = 0; i < n; i++) gg += g[i]! * g[i]!;
+  sc[0] = gg;
+}
+
+function negateInto(n: number, g: Float64Array, out: Float64Array): void {
+  for (let i = 0; i < n; i++) out[i] = -g[i]!;
+}
+
+/** sc[0] = gᵀ d (the slope), sc[1] = ‖d‖∞. */
+function slopeAndMax(n: number, g: Float64Array, d: Float64Array, sc: Float64Array): void {
+  let slope = 0, dmax = 0;
+  for (let i = 0; i < n; i++) {
+    slope += g[i]! * d[i]!;
+    const a = Math.abs(d[i]!);
+    if (a > dmax) dmax = a;
+  }
+  sc[0] = slope;
+  sc[1] = dmax;
+}
+
+/** trial = x + α d with α = sc[0]. */
+function trialPoint(n: number, x: Float64Array, sc: Float64Array, d: Float64Array, trial: Float64Array): void {
+  const alpha = sc[0]!;
+  for (let i = 0; i < n; i++) trial[i] = x[i]! + alpha * d[i]!;
+}
+
+/** sc[0] = Σ b (n̂·(Δxⱼ − Δxᵢ))² over the damped springs (Δx = x − xᵗ, n̂ frozen at the step start). */
+function dampingDissipation(
+  count: number, nodes: Int32Array, params: Float64Array, nh: Float64Array, x: Float64Array, xt: Float64Array, sc: Float64Array,
+): void {
+  let damp = 0;
+  for (let e = 0; e < count; e++) {
+    const b = params[3 * e + 2]!;
+    if (b === 0) continue;
+    const a = 2 * nodes[2 * e]!, c = 2 * nodes[2 * e + 1]!;
+    const rel = nh[2 * e]! * (x[c]! - xt[c]! - x[a]! + xt[a]!) + nh[2 * e + 1]! * (x[c + 1]! - xt[c + 1]! - x[a + 1]! + xt[a + 1]!);
+    damp += b * rel * rel;
+  }
+  sc[0] = damp;
+}
+
+/** g += its gradient (h b (n̂·(Δxⱼ − Δxᵢ)) n̂ on j, minus on i), h = sc[0]. */
+function dampingGradient(
+  count: number, nodes: Int32Array, params: Float64Array, nh: Float64Array, x: Float64Array, xt: Float64Array, sc: Float64Array, g: Float64Array,
+): void {
+  const h = sc[0]!;
+  for (let e = 0; e < count; e++) {
+    const b = params[3 * e + 2]!;
+    if (b === 0) continue;
+    const a = 2 * nodes[2 * e]!, c = 2 * nodes[2 * e + 1]!;
+    const nx = nh[2 * e]!, ny = nh[2 * e + 1]!;
+    const rel = nx * (x[c]! - xt[c]! - x[a]! + xt[a]!) + ny * (x[c + 1]! - xt[c + 1]! - x[a + 1]! + xt[a + 1]!);
+    const f = h * b * rel;
+    g[a] = g[a]! - f * nx;
+    g[a + 1] = g[a + 1]! - f * ny;
+    g[c] = g[c]! + f * nx;
+    g[c + 1] = g[c + 1]! + f * ny;
+  }
+}
+
+/** values += h b n̂ n̂ᵀ pair blocks of each damped spring, h = sc[0]. */
+function dampingHessian(ds: ElementFamily, nh: Float64Array, H: Float64Array, sc: Float64Array, values: Float64Array): void {
+  const h = sc[0]!;
+  for (let e = 0; e < ds.count; e++) {
+    const b = ds.params[3 * e + 2]!;
+    if (b === 0) continue;
+    const nx = nh[2 * e]!, ny = nh[2 * e + 1]!;
+    writePairBlocks(nx * nx, nx * ny, nx * ny, ny * ny, H, 0);
+    scatter(values, ds, e, H, h * b);
+  }
+}
+
+/** values[diag[i]] += sc[0] for every dof. */
+function addToDiagonal(n: number, diag: Int32Array, sc: Float64Array, values: Float64Array): void {
+  const a = sc[0]!;
+  for (let i = 0; i < n; i++) values[diag[i]!] = values[diag[i]!]! + a;
+}
+
+/**
+ * Consistent mass (src/systems/mass.ts): with d = x − x̃ (0 on fixed dofs), sc[0] = dᵀ M d;
+ * with g given, also swaps the lumped inertia gradient in g for M d: g += M d − diag(mass) d.
+ */
+function consistentInertia(
+  t: Topology, x: Float64Array, xtil: Float64Array, d: Float64Array, md: Float64Array, g: Float64Array | null, sc: Float64Array,
+): void {
+  for (let i = 0; i < t.ndof; i++) d[i] = t.fixed[i >> 1] === 1 ? 0 : x[i]! - xtil[i]!;
+  massMatVec(t, d, md);
+  let q = 0;
+  for (let i = 0; i < t.ndof; i++) {
+    q += d[i]! * md[i]!;
+    if (g) g[i] = g[i]! + md[i]! - t.mass[i]! * d[i]!;
+  }
+  sc[0] = q;
 }

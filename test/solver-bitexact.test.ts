@@ -1,0 +1,86 @@
+/**
+ * Restructuring guard: the game-mode Newton step (loops moved into module functions, line
+ * search rearranged for V8, profile timers) must give bit-identical states. The hashes below
+ * are SHA-256 of the positions and velocities (IEEE bytes) after the given steps, recorded from
+ * the solver before the restructuring (commit 0cc497e). Any change of an operation or its order
+ * changes them; a deliberate numerical change must update them and say so.
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { PhysicsWorld } from '../src/world';
+import { buildJelly } from '../src/cli/bench';
+import { MATERIAL_NAMES, type MaterialName } from '../src/elements';
+
+function digest(w: PhysicsWorld): string {
+  const h = createHash('sha256');
+  const p = w.readPositions(), v = w.readVelocities();
+  h.update(new Uint8Array(p.buffer, p.byteOffset, p.byteLength));
+  h.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+  return h.digest('hex').slice(0, 32);
+}
+
+/** A 200-triangle jelly of the given material, kicked (shear velocity) so Newton takes several iterations. */
+function jelly(material: MaterialName, pcg: boolean, kick: number): PhysicsWorld {
+  const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
+  buildJelly(200, w, material);
+  const P = w.c.Particle;
+  for (const e of w.lists.particles) if (P.fixed[e] === 0) P.vx[e] = kick * (P.y[e]! - 0.5);
+  if (pcg) {
+    w.step();
+    w.workspace().newton!.pcgMinDofs = 0;
+  }
+  return w;
+}
+
+/** Stiff squashed jelly (test/newton.test.ts): many line-search halvings per step. */
+function squashed(): PhysicsWorld {
+  const w = new PhysicsWorld({ dt: 1 / 30, integrator: 'implicit-euler' });
+  const ids: number[] = [];
+  const N = 4, L = 0.2;
+  const at = (k: number): [number, number] => [((k % (N + 1)) / N) * L, (Math.floor(k / (N + 1)) / N) * L];
+  for (let k = 0; k < (N + 1) * (N + 1); k++) ids.push(w.addParticle({ x: at(k)[0], y: at(k)[1], m: 0, fixed: k <= N }));
+  for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
+    const a = j * (N + 1) + i, b = a + 1, c = a + N + 2, d = a + N + 1;
+    for (const tri of [[a, b, c], [a, c, d]]) {
+      w.addTriangle(ids[tri[0]!]!, ids[tri[1]!]!, ids[tri[2]!]!, { youngsModulus: 1e9, poissonRatio: 0.3, density: 100, rest: tri.flatMap(at) });
+    }
+  }
+  const P = w.c.Particle;
+  for (let k = N + 1; k < ids.length; k++) {
+    P.y[ids[k]!] = P.y[ids[k]!]! * 0.4;
+    P.vx[ids[k]!] = 5;
+  }
+  return w;
+}
+
+const GOLDEN: Record<string, string> = {
+  'fosssim ldlt': 'fe6761e6310bfb40256b84d4d3a17b6b',
+  'stvk ldlt': '86cc166f1099e416ad65690af473837b',
+  'neohookean ldlt': '89a4456f5ba19a0b80419f7f14b97a12',
+  'corotational ldlt': '72149b12a749f14290a02eb8cbb495dd',
+  'fosssim pcg': '9638ae197c669506009321f0938702f7',
+  'neohookean pcg': 'f279c6aa7d26086862359d856ed82370',
+  squashed: '6be1f2e757c165000111b562676eb401',
+};
+
+describe('Newton step restructuring is bit-identical', () => {
+  const cases: [string, () => PhysicsWorld][] = [
+    ...MATERIAL_NAMES.map((m): [string, () => PhysicsWorld] => [`${m} ldlt`, () => jelly(m, false, 6)]),
+    ['fosssim pcg', () => jelly('fosssim', true, 6)],
+    ['neohookean pcg', () => jelly('neohookean', true, 6)],
+    ['squashed', squashed],
+  ];
+  for (const [name, make] of cases) {
+    it(`${name}: 200 steps hash to the recorded state`, () => {
+      const w = make();
+      let iters = 0;
+      for (let s = 0; s < 200; s++) {
+        w.step();
+        iters += w.lastStats.newtonIters;
+      }
+      expect(iters).toBeGreaterThan(200); // more than one Newton iteration on some steps
+      if (process.env.PRINT_GOLDEN) console.log(`GOLDEN '${name}': '${digest(w)}',`);
+      expect(digest(w)).toBe(GOLDEN[name]);
+    });
+  }
+});
