@@ -1,10 +1,10 @@
 /**
- * Contact inside the implicit solve (src/collision/implicit.ts): penalty and
- * lagged smoothed friction potentials, their derivatives, the block-Jacobi
- * majorizer, and the scenes they exist for (slope friction, jelly pile).
+ * Contact inside the implicit solve (src/collision/implicit.ts): penalty, barrier and
+ * lagged smoothed friction potentials, their derivatives, assembly, continuous collision
+ * detection, and the scenes they exist for (slope friction, jelly pile, dropped jelly).
  */
 import { describe, expect, it } from 'vitest';
-import { ContactPotential, frictionF0, frictionF1, frictionF2, KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT } from '../src/collision/implicit';
+import { barrierB2, ContactPotential, frictionF0, frictionF1, frictionF2, KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT } from '../src/collision/implicit';
 import { buildPattern } from '../src/solver/pattern';
 import { PhysicsWorld } from '../src/world';
 import { meshBox } from '../src/mesh';
@@ -65,13 +65,23 @@ describe('contact potentials (exact geometry)', () => {
     }
   });
 
-  it('the local Hessian is the Gauss–Newton κ ∇d∇dᵀ (∇d by differences) plus the exact friction Hessian (differences of the friction gradient), PSD', () => {
+  it('the local Hessian is (κ + κ_b b\'\'(d)) ∇d∇dᵀ (Gauss–Newton, ∇d by differences) plus the exact friction Hessian (differences of the friction gradient)', () => {
     const { pot, x } = fixture();
     const hd = 1e-7;
+    const n = x.length;
     const H = new Float64Array(36);
     const q = new Float64Array(4);
+    const G = pot.geo, NG = 19, K = 5, ML = 6, KB = 17, DB = 18; // per-candidate layout (implicit.ts G_*)
+    /** Gradient of candidate k alone (the others' κ, μλ and κ_b zeroed meanwhile). */
+    const gradientOf = (k: number, xx: Float64Array): Float64Array => {
+      const saved = G.slice();
+      for (let j = 0; j < pot.count; j++) if (j !== k) G[NG * j + K] = G[NG * j + ML] = G[NG * j + KB] = 0;
+      const g = new Float64Array(n);
+      pot.gradient(xx, g);
+      G.set(saved);
+      return g;
+    };
     for (let k = 0; k < pot.count; k++) {
-      pot.localHessian(k, x, H);
       const nodes = [pot.node[3 * k]!, pot.node[3 * k + 1]!, pot.node[3 * k + 2]!];
       // ∇d by central differences
       const gd = new Float64Array(6);
@@ -87,28 +97,19 @@ describe('contact potentials (exact geometry)', () => {
         pot.geom(k, xm, q);
         gd[c] = (dp - q[0]!) / (2 * hd);
       }
-      // friction-only gradient differences: total gradient minus the normal part κ(r̂ − d)∇d is smooth in x
-      const single = new ContactPotential();
-      const kappa = pot.geo[17 * k + 5]!;
-      for (let r = 0; r < 6; r++) {
-        for (let c = 0; c < 6; c++) {
-          const gn = kappa * gd[r]! * gd[c]!;
-          // friction part: the normal part subtracted, the rest compared with differences of the friction gradient below
-          expect(H[6 * r + c]).toBeCloseTo(H[6 * c + r]!, 9);
-          void gn;
-        }
-      }
-      void single;
-      // the normal part: with friction switched off, H equals κ ∇d∇dᵀ
-      const ml = pot.geo[17 * k + 6]!;
-      pot.geo[17 * k + 6] = 0;
+      pot.geom(k, x, q);
+      const kappa = G[NG * k + K]!, ml = G[NG * k + ML]!;
+      const c2 = kappa + G[NG * k + KB]! * barrierB2(q[0]!, G[NG * k + DB]!);
+      // the normal part: with friction switched off, H = (κ + κ_b b'') ∇d∇dᵀ
+      G[NG * k + ML] = 0;
       pot.localHessian(k, x, H);
-      for (let r = 0; r < 6; r++) for (let c = 0; c < 6; c++) expect(Math.abs(H[6 * r + c]! - kappa * gd[r]! * gd[c]!)).toBeLessThan(1e-5 * kappa);
-      // the friction part: with the penalty switched off (κ = 0), H equals differences of the gradient
-      pot.geo[17 * k + 6] = ml;
-      pot.geo[17 * k + 5] = 0;
+      for (let r = 0; r < 6; r++) for (let c = 0; c < 6; c++) expect(Math.abs(H[6 * r + c]! - c2 * gd[r]! * gd[c]!)).toBeLessThan(1e-5 * c2);
+      G[NG * k + ML] = ml;
+      // the friction part: with the normal potential switched off, H = differences of the gradient
+      const kb = G[NG * k + KB]!;
+      G[NG * k + K] = G[NG * k + KB] = 0;
       pot.localHessian(k, x, H);
-      const n = x.length;
+      for (let r = 0; r < 6; r++) for (let c = 0; c < 6; c++) expect(H[6 * r + c]).toBeCloseTo(H[6 * c + r]!, 9);
       for (let c = 0; c < 6; c++) {
         const nd = nodes[c >> 1]!;
         if (nd < 0) continue;
@@ -116,22 +117,7 @@ describe('contact potentials (exact geometry)', () => {
         const xp = x.slice(), xm = x.slice();
         xp[dof] = xp[dof]! + hd;
         xm[dof] = xm[dof]! - hd;
-        const gp = new Float64Array(n), gm = new Float64Array(n);
-        const only = (xx: Float64Array, gg: Float64Array): void => {
-          const save = pot.count;
-          // evaluate candidate k alone
-          const tmp = new Float64Array(n);
-          pot.gradient(xx, tmp);
-          void save;
-          gg.set(tmp);
-        };
-        // restrict to candidate k by zeroing the others' κ and μλ
-        const saved: number[] = [];
-        for (let j = 0; j < pot.count; j++) if (j !== k) { saved.push(pot.geo[17 * j + 5]!, pot.geo[17 * j + 6]!); pot.geo[17 * j + 5] = 0; pot.geo[17 * j + 6] = 0; }
-        only(xp, gp);
-        only(xm, gm);
-        let s = 0;
-        for (let j = 0; j < pot.count; j++) if (j !== k) { pot.geo[17 * j + 5] = saved[s++]!; pot.geo[17 * j + 6] = saved[s++]!; }
+        const gp = gradientOf(k, xp), gm = gradientOf(k, xm);
         for (let r = 0; r < 6; r++) {
           const rn = nodes[r >> 1]!;
           if (rn < 0) continue;
@@ -139,7 +125,8 @@ describe('contact potentials (exact geometry)', () => {
           expect(Math.abs(fd - H[6 * r + c]!)).toBeLessThan(1e-4 * Math.max(1, Math.abs(H[6 * r + c]!)));
         }
       }
-      pot.geo[17 * k + 5] = kappa;
+      G[NG * k + K] = kappa;
+      G[NG * k + KB] = kb;
     }
   });
 
@@ -266,6 +253,8 @@ describe('contact in the implicit solve (default in game mode)', () => {
     expect(ke / peak).toBeLessThan(1e-6);
     expect(pen).toBeLessThan(radius);
     expect(w.contacts.patternGrowths).toBeGreaterThan(0);
+    expect(w.lastStats.contactRebuildsTotal).toBe(w.contacts.patternGrowths);
+    expect(w.lastStats.contactCandidates).toBe(w.contacts.potential.count);
   });
 
   it('a jelly dropped 1.5 m onto the floor comes to rest (KE < 1e-6 of its peak) without collapsing', () => {

@@ -109,6 +109,7 @@ export class ContactSystem {
   margin = 2;
   /** Contact-pattern growths (pattern + symbolic factorization rebuilt) and their total cost (ms). */
   patternGrowths = 0;
+  private growthsAtStep = 0;
   msPatternGrowth = 0;
   /** This step's candidate potentials (valid while implicit contact is on). */
   readonly potential = new ContactPotential();
@@ -168,6 +169,8 @@ export class ContactSystem {
   private pairP: Int32Array = new Int32Array(0);
   private pairItem: Int32Array = new Int32Array(0);
   private pairHit: Uint8Array = new Uint8Array(0);
+  /** Pair is a barrier candidate of this step's solve: its iterates never crossed it (no correction). */
+  private pairCovered: Uint8Array = new Uint8Array(0);
   private pairImp: Float64Array = new Float64Array(0);
   private pairGeo: Float64Array = new Float64Array(0); // 4 per pair: x y nx ny
   /** Number of pairs that touched in the last step (benchmark figure). */
@@ -192,6 +195,7 @@ export class ContactSystem {
     const model = world.forceModel();
     model.contact = null;
     this.implicitOn = false;
+    this.growthsAtStep = this.patternGrowths;
     if (!this.enabled) return;
     this.x0 = growF(this.x0, world.x.length);
     this.x0.set(world.x);
@@ -427,12 +431,16 @@ export class ContactSystem {
       const hit = new Uint8Array(m);
       hit.set(this.pairHit);
       this.pairHit = hit;
+      const cov = new Uint8Array(m);
+      cov.set(this.pairCovered);
+      this.pairCovered = cov;
       this.pairImp = growF(this.pairImp, m);
       this.pairGeo = growF(this.pairGeo, 4 * m);
     }
     this.pairP[k] = p;
     this.pairItem[k] = item;
     this.pairHit[k] = 0;
+    this.pairCovered[k] = 0;
     this.pairImp[k] = 0;
   }
 
@@ -513,6 +521,7 @@ export class ContactSystem {
         }
       }
     }
+    if (this.implicitOn) this.markCovered();
     // Gauss–Seidel passes: narrow phase on the current state, then response.
     // Later passes only revisit the pairs that touched in the first.
     for (let k = 0; k < this.nPairs; k++) this.resolvePair(world, k);
@@ -538,6 +547,11 @@ export class ContactSystem {
     let touching = 0;
     for (let k = 0; k < this.nPairs; k++) touching += this.pairHit[k]!;
     this.touching = touching;
+    const st = world.lastStats;
+    st.contactCandidates = this.implicitOn ? this.potential.count : 0;
+    st.contactTouching = touching;
+    st.contactRebuilds = this.patternGrowths - this.growthsAtStep;
+    st.contactRebuildsTotal = this.patternGrowths;
     this.collectEvents(world);
   }
 
@@ -713,7 +727,7 @@ export class ContactSystem {
   private gate(world: PhysicsWorld, k: number, i: number, item: number, rtot: number, cx: number, cy: number): boolean {
     if (!this.implicitOn) return true;
     if (!(item >= 0 && item < this.nE) && this.corOf(world, item) > 0) return true;
-    if (this.pen > rtot) return true;
+    if (this.pen > rtot && this.pairCovered[k] === 0) return true;
     const h = world.dt;
     let m = this.invMass[i]! > 0 ? 1 / this.invMass[i]! : 0;
     if (!(m > 0) && item >= 0 && item < this.nE) {
@@ -722,6 +736,22 @@ export class ContactSystem {
     }
     this.record(k, (this.stiffness * m * this.pen) / h, cx, cy);
     return false;
+  }
+
+  /**
+   * Mark the detected pairs that were barrier candidates of the solve (merge of two lists both
+   * ordered by particle, then half-planes, then items ascending). Their iterates stayed
+   * intersection-free (continuous collision detection in the line search), so a straight-line
+   * swept test x0 → x that "crosses" them is an artefact of the iterates' bent path, not tunnelling.
+   */
+  private markCovered(): void {
+    const pot = this.potential;
+    let j = 0;
+    for (let k = 0; k < this.nPairs; k++) {
+      const p = this.pairP[k]!, it = this.pairItem[k]!;
+      while (j < pot.count && (pot.node[3 * j]! < p || (pot.node[3 * j] === p && this.before(pot.item[j]!, it)))) j++;
+      if (j < pot.count && pot.node[3 * j] === p && pot.item[j] === it && pot.barrierKappa(j) > 0) this.pairCovered[k] = 1;
+    }
   }
 
   /** Coefficient of restitution of a pair's surface. */
@@ -752,6 +782,7 @@ export class ContactSystem {
   private oldP: Int32Array = new Int32Array(0);
   private oldItem: Int32Array = new Int32Array(0);
   private xs: Float64Array = new Float64Array(0);
+  private dxs: Float64Array = new Float64Array(0);
   private readonly gq = new Float64Array(4);
 
   /**
@@ -777,12 +808,16 @@ export class ContactSystem {
     // candidates are ordered by particle, then half-planes (item < 0, in order), then items ascending
     let j = 0, missing = false;
     const q = this.gq;
+    const nx = world.x.length, x0 = this.x0;
+    this.dxs = growF(this.dxs, nx);
+    for (let i = 0; i < nx; i++) this.dxs[i] = this.xs[i]! - x0[i]!;
     for (let k = 0; k < pot.count && !missing; k++) {
       const p = pot.node[3 * k]!, it = pot.item[k]!;
       while (j < m && (this.oldP[j]! < p || (this.oldP[j] === p && this.before(this.oldItem[j]!, it)))) j++;
       if (j < m && this.oldP[j] === p && this.oldItem[j] === it) continue;
+      // missed: in contact at the result, or the path xᵗ → result went through the surface
       pot.geom(k, this.xs, q);
-      if (q[0]! < pot.radius(k)) missing = true;
+      if (q[0]! < pot.radius(k) || (pot.barrierKappa(k) > 0 && pot.impactTime(k, x0, this.dxs) >= 0)) missing = true;
     }
     if (!missing) return false;
     this.refinements++;

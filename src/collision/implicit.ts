@@ -35,7 +35,8 @@
  */
 import type { SymPattern } from '../solver/pattern';
 import { findSlot } from '../solver/pattern';
-import { closestAlpha, sweptPointSegment } from './geometry';
+import { closestAlpha, sweptPointCircle, sweptPointSegment } from './geometry';
+import { log } from '../math';
 
 function growF(a: Float64Array, n: number): Float64Array {
   if (a.length >= n) return a;
@@ -61,13 +62,34 @@ export function frictionF2(y: number, eps: number): number {
   return y < eps ? 2 / eps - (2 * y) / (eps * eps) : 0;
 }
 
+/**
+ * IPC's log barrier on d ∈ (0, d̂): b(d) = −(d − d̂)² ln(d / d̂), b(d̂) = b'(d̂) = b''(d̂) = 0 (C²),
+ * b → ∞ as d → 0⁺, convex on (0, d̂); 0 for d ≥ d̂. b1 = b', b2 = b''.
+ */
+export function barrierB(d: number, dh: number): number {
+  if (!(d < dh)) return 0;
+  if (!(d > 0)) return Infinity;
+  const e = d - dh;
+  return -e * e * log(d / dh);
+}
+export function barrierB1(d: number, dh: number): number {
+  if (!(d < dh) || !(d > 0)) return 0;
+  const e = d - dh;
+  return -2 * e * log(d / dh) - (e * e) / d;
+}
+export function barrierB2(d: number, dh: number): number {
+  if (!(d < dh) || !(d > 0)) return 0;
+  const e = d - dh, q = e / d;
+  return -2 * log(d / dh) - 4 * q + q * q;
+}
+
 export const KIND_PLANE = 0;
 export const KIND_CIRCLE = 1;
 export const KIND_SEGMENT = 2;
 export const KIND_EDGE = 3;
 
 /** Per-candidate doubles: see the G_* offsets. */
-const NG = 17;
+const NG = 19;
 const G_A = 0; // plane: nx, ny, c0 | circle: cx, cy, R | segment: ax, ay, bx, by
 const G_R = 4; // r̂
 const G_K = 5; // κ
@@ -80,6 +102,8 @@ const G_EPS = 13;
 const G_NX = 14; // fallback normal (d = 0)
 const G_NY = 15;
 const G_SIDE = 16; // segment / edge: +1 or −1, the side (of the left normal) the particle is kept on
+const G_KB = 17; // barrier stiffness κ_b (0: no barrier: the pair started the step at d ≤ 0)
+const G_DB = 18; // barrier width d̂_b
 /** Slots per candidate: diagonal blocks (xx, yx, yy) of p, a, b; then off-diagonal blocks (p,a), (p,b), (a,b) (4 each). */
 const NS = 21;
 
@@ -95,6 +119,13 @@ export class ContactPotential {
   maxIters = 20;
   /** Fraction of the earliest crossing time a step may take (continuous collision detection). */
   ccdFraction = 0.9;
+  /**
+   * Log barrier (IPC) on d ∈ (0, barrierWidth · r̂) for every pair that starts the step at d > 0:
+   * E_b = κ_b b(d), κ_b = barrierStiffness · κ, ×8 for a pair that started the step closer than
+   * 1 % of the barrier width (adaptive: the pair was being pressed through). 0 disables it.
+   */
+  barrierStiffness = 1;
+  barrierWidth = 1;
   private slots: Int32Array = new Int32Array(0);
   /** Scratch: d, nx, ny, alpha. */
   private readonly gq = new Float64Array(4);
@@ -137,16 +168,25 @@ export class ContactPotential {
     G[o + G_K] = kappa;
     G[o + G_EPS] = eps;
     G[o + G_SIDE] = side;
+    G[o + G_KB] = 0;
+    G[o + G_DB] = this.barrierWidth * r;
     this.count = k + 1;
     // lagged geometry at xᵗ: normal force, tangent, friction weights
     G[o + G_NX] = 0;
     G[o + G_NY] = 1;
     const q = this.gq;
     this.geom(k, xt, q);
-    const nx = q[1]!, ny = q[2]!, al = q[3]!;
+    const nx = q[1]!, ny = q[2]!, al = q[3]!, d0 = q[0]!;
     G[o + G_NX] = nx;
     G[o + G_NY] = ny;
-    const lambda = kappa * Math.max(0, r - q[0]!);
+    // barrier only for pairs on the right side at the start (iterates then stay there: maxStep)
+    // (not for a pair that starts touching, d ≤ 1e-3 d̂: penalty only, the barrier would start at ~∞)
+    const db = G[o + G_DB]!;
+    if (this.barrierStiffness > 0 && d0 > 1e-3 * db && Number.isFinite(d0)) {
+      G[o + G_KB] = this.barrierStiffness * kappa * (d0 < 0.01 * db ? 8 : 1);
+    }
+    // lagged normal force for friction, capped at 10 κ r̂ (a barrier force near d = 0 is unbounded)
+    const lambda = Math.min(this.normalForce(k, xt), 10 * kappa * r);
     const tx = -ny, ty = nx;
     G[o + G_ML] = mu * lambda;
     G[o + G_TX] = tx;
@@ -228,9 +268,16 @@ export class ContactPotential {
       al = closestAlpha(px, py, ax, ay, bx, by);
       if (al > 0 && al < 1) {
         // interior: signed distance to the segment's line, positive on the kept side
-        const ex = bx - ax, ey = by - ay, l = Math.sqrt(ex * ex + ey * ey), sd = G[o + G_SIDE]!;
-        const nx = (-ey / l) * sd, ny = (ex / l) * sd;
-        out[0] = nx * (px - ax) + ny * (py - ay);
+        const ex = bx - ax, ey = by - ay, l = Math.sqrt(ex * ex + ey * ey);
+        let nx = -ey / l, ny = ex / l;
+        let s = nx * (px - ax) + ny * (py - ay);
+        // barrier pairs: the unsigned distance (continuous around the edge's ends; iterates never
+        // reach d = 0, see maxStep); others: signed, positive on the kept side G_SIDE
+        const sd = G[o + G_KB]! > 0 ? (s < 0 ? -1 : 1) : G[o + G_SIDE]!;
+        nx *= sd;
+        ny *= sd;
+        s *= sd;
+        out[0] = s;
         out[1] = nx;
         out[2] = ny;
         out[3] = al;
@@ -282,11 +329,45 @@ export class ContactPotential {
     return this.geo[NG * k + G_R]!;
   }
 
-  /** Normal force κ·max(0, r̂ − d(x)) of candidate k at x. */
+  /** Normal force −∂E_n/∂d = κ·max(0, r̂ − d) − κ_b b'(d) of candidate k at x (finite: 0 when undefined). */
   normalForce(k: number, x: Float64Array): number {
     this.geom(k, x, this.gq);
-    const gap = this.geo[NG * k + G_R]! - this.gq[0]!;
-    return gap > 0 ? this.geo[NG * k + G_K]! * gap : 0;
+    const f = -this.dEdd(k, this.gq[0]!);
+    return Number.isFinite(f) && f > 0 ? f : 0;
+  }
+
+  /** Barrier stiffness κ_b of candidate k (0: the pair has no barrier this step). */
+  barrierKappa(k: number): number {
+    return this.geo[NG * k + G_KB]!;
+  }
+
+  /** Normal energy of candidate k at distance d: ½κ max(0, r̂ − d)² + κ_b b(d) (∞ at d ≤ 0 with a barrier). */
+  private normalEnergy(k: number, d: number): number {
+    const G = this.geo, o = NG * k;
+    const gap = G[o + G_R]! - d;
+    let E = gap > 0 ? 0.5 * G[o + G_K]! * gap * gap : 0;
+    const kb = G[o + G_KB]!;
+    if (kb > 0) E += kb * barrierB(d, G[o + G_DB]!);
+    return E;
+  }
+
+  /** ∂E_n/∂d of candidate k at distance d (≤ 0: repulsive). */
+  private dEdd(k: number, d: number): number {
+    const G = this.geo, o = NG * k;
+    const gap = G[o + G_R]! - d;
+    let f = gap > 0 ? -G[o + G_K]! * gap : 0;
+    const kb = G[o + G_KB]!;
+    if (kb > 0) f += kb * barrierB1(d, G[o + G_DB]!);
+    return f;
+  }
+
+  /** ∂²E_n/∂d² of candidate k at distance d (≥ 0). */
+  private d2Edd2(k: number, d: number): number {
+    const G = this.geo, o = NG * k;
+    let c = G[o + G_R]! - d > 0 ? G[o + G_K]! : 0;
+    const kb = G[o + G_KB]!;
+    if (kb > 0) c += kb * barrierB2(d, G[o + G_DB]!);
+    return c;
   }
 
   energy(x: Float64Array): number {
@@ -295,8 +376,7 @@ export class ContactPotential {
     for (let k = 0; k < this.count; k++) {
       const o = NG * k;
       this.geom(k, x, q);
-      const gap = G[o + G_R]! - q[0]!;
-      if (gap > 0) E += 0.5 * G[o + G_K]! * gap * gap;
+      E += this.normalEnergy(k, q[0]!);
       const ml = G[o + G_ML]!;
       if (ml > 0) E += ml * frictionF0(Math.abs(this.slip(k, x)), G[o + G_EPS]!);
     }
@@ -309,9 +389,8 @@ export class ContactPotential {
     for (let k = 0; k < this.count; k++) {
       const o = NG * k;
       this.geom(k, x, q);
-      const gap = G[o + G_R]! - q[0]!;
-      if (gap > 0) {
-        const fn = -G[o + G_K]! * gap; // ∂E/∂d
+      const fn = this.dEdd(k, q[0]!); // ∂E/∂d
+      if (fn !== 0) {
         const al = q[3]!, gx = fn * q[1]!, gy = fn * q[2]!;
         const p = 2 * nd[3 * k]!;
         gU[p] = gU[p]! + gx;
@@ -349,8 +428,7 @@ export class ContactPotential {
     out.fill(0, 0, 36);
     const G = this.geo, o = NG * k, q = this.gq;
     this.geom(k, x, q);
-    const gap = G[o + G_R]! - q[0]!;
-    const cn = gap > 0 ? G[o + G_K]! : 0;
+    const cn = this.d2Edd2(k, q[0]!);
     const ml = G[o + G_ML]!;
     const cu = ml > 0 ? ml * frictionF2(Math.abs(this.slip(k, x)), G[o + G_EPS]!) : 0;
     if (cn === 0 && cu === 0) return;
@@ -402,29 +480,49 @@ export class ContactPotential {
   }
 
   /**
-   * Largest step fraction in (0, 1] along dx from x such that no particle crosses a segment or
-   * edge candidate (ccdFraction × the earliest crossing time; 1 when none crosses).
+   * Largest step fraction in (0, 1] along dx from x such that no particle of a barrier pair reaches
+   * its surface (ccdFraction × the earliest time of impact; 1 when none does): every iterate and
+   * line-search trial stays intersection-free, so the barrier stays finite. Pairs without a barrier
+   * (the particle started the step past the surface) are not limited: a particle that is already
+   * inside may move back out, so the limit never pins it in place. Half-planes: linear; circles:
+   * entering the circle; segments / edges: swept point–segment (the edge moving linearly too).
    */
   maxStep(x: Float64Array, dx: Float64Array): number {
     let t = 1;
-    const G = this.geo, nd = this.node;
+    const f = this.ccdFraction;
     for (let k = 0; k < this.count; k++) {
-      const kind = this.kind[k]!;
-      if (kind !== KIND_SEGMENT && kind !== KIND_EDGE) continue;
-      const p = 2 * nd[3 * k]!;
-      const px = x[p]!, py = x[p + 1]!, qx = px + dx[p]!, qy = py + dx[p + 1]!;
-      let c: number;
-      if (kind === KIND_SEGMENT) {
-        const o = NG * k;
-        const ax = G[o]!, ay = G[o + 1]!, bx = G[o + 2]!, by = G[o + 3]!;
-        c = sweptPointSegment(px, py, qx, qy, ax, ay, bx, by, ax, ay, bx, by);
-      } else {
-        const a = 2 * nd[3 * k + 1]!, b = 2 * nd[3 * k + 2]!;
-        c = sweptPointSegment(px, py, qx, qy, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!,
-          x[a]! + dx[a]!, x[a + 1]! + dx[a + 1]!, x[b]! + dx[b]!, x[b + 1]! + dx[b + 1]!);
-      }
-      if (c >= 0 && this.ccdFraction * c < t) t = this.ccdFraction * c;
+      if (!(this.geo[NG * k + G_KB]! > 0)) continue; // no barrier: the pair started past its surface, let it out
+      const c = this.impactTime(k, x, dx);
+      if (c >= 0 && f * c < t) t = f * c;
     }
     return t;
+  }
+
+  /** Earliest t ∈ [0, 1] at which candidate k's particle reaches its surface moving x → x + dx (−1: never). */
+  impactTime(k: number, x: Float64Array, dx: Float64Array): number {
+    const G = this.geo, nd = this.node;
+    const kind = this.kind[k]!, o = NG * k;
+    const p = 2 * nd[3 * k]!;
+    const px = x[p]!, py = x[p + 1]!, qx = px + dx[p]!, qy = py + dx[p + 1]!;
+    if (kind === KIND_PLANE) {
+      const d0 = G[o]! * px + G[o + 1]! * py - G[o + 2]!;
+      const d1 = G[o]! * qx + G[o + 1]! * qy - G[o + 2]!;
+      return d0 > 0 && d1 <= 0 ? d0 / (d0 - d1) : -1;
+    }
+    if (kind === KIND_CIRCLE) return sweptPointCircle(px - G[o]!, py - G[o + 1]!, qx - G[o]!, qy - G[o + 1]!, G[o + 2]!);
+    if (kind === KIND_SEGMENT) {
+      const ax = G[o]!, ay = G[o + 1]!, bx = G[o + 2]!, by = G[o + 3]!;
+      return sweptPointSegment(px, py, qx, qy, ax, ay, bx, by, ax, ay, bx, by);
+    }
+    const a = 2 * nd[3 * k + 1]!, b = 2 * nd[3 * k + 2]!;
+    return sweptPointSegment(px, py, qx, qy, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!,
+      x[a]! + dx[a]!, x[a + 1]! + dx[a + 1]!, x[b]! + dx[b]!, x[b + 1]! + dx[b + 1]!);
+  }
+
+  /** True when every value of the candidate set is finite (geometry, stiffnesses, slots' inputs). */
+  finite(): boolean {
+    const G = this.geo;
+    for (let q = 0; q < NG * this.count; q++) if (!Number.isFinite(G[q]!)) return false;
+    return true;
   }
 }

@@ -25,6 +25,20 @@ export interface StepStats {
    * 'dense-lu', or 'none'.
    */
   linearPath: string;
+  /**
+   * Game mode: '' when the step was solved; otherwise why it failed safe ('solver-error': the
+   * linear solve threw, e.g. a singular matrix; 'non-finite': a NaN/∞ reached x or v) — the step
+   * then kept the start-of-step positions and halved the velocities (src/systems/step.ts).
+   */
+  failSafe: string;
+  /** Steps that failed safe since the world was created. */
+  failSafeSteps: number;
+  /** Contact (src/collision): candidate pairs and touching pairs of the last step. */
+  contactCandidates: number;
+  contactTouching: number;
+  /** Contact-pattern rebuilds (pattern + symbolic factorization) in the last step / since creation. */
+  contactRebuilds: number;
+  contactRebuildsTotal: number;
 }
 
 /** Preallocated buffers for one topology; reused every step. */
@@ -40,7 +54,10 @@ export class Workspace {
   /** Sparse symmetric solver, or null when the topology is dense (non-symmetric). */
   readonly solver: SymmetricSolver | null;
   readonly lu: DenseLU | null;
-  readonly stats: StepStats = { newtonIters: 0, converged: true, linearPath: 'none' };
+  readonly stats: StepStats = {
+    newtonIters: 0, converged: true, linearPath: 'none', failSafe: '', failSafeSteps: 0,
+    contactCandidates: 0, contactTouching: 0, contactRebuilds: 0, contactRebuildsTotal: 0,
+  };
   /** Game-mode Newton state (src/solver/newton.ts), created on first use. */
   newton: NewtonSolver | null = null;
 

@@ -141,7 +141,10 @@ export class ForceModel {
    * that need it override this; the default allows the full step.
    */
   maxStep(x: Float64Array, dx: Float64Array): number {
-    return triangleMaxStep(this.t, x, dx); // Neo-Hookean triangles stay uninverted (src/systems/inversion.ts)
+    const a = triangleMaxStep(this.t, x, dx); // Neo-Hookean triangles stay uninverted (src/systems/inversion.ts)
+    if (!this.contact || this.contact.count === 0) return a;
+    const c = this.contact.maxStep(x, dx); // no particle crosses a contact surface (src/collision/implicit.ts)
+    return c < a ? c : a;
   }
 
   /**
@@ -266,7 +269,7 @@ export interface ContactTerm {
   energy(x: Float64Array): number;
   gradient(x: Float64Array, gU: Float64Array): void;
   hessian(x: Float64Array, scale: number, values: Float64Array): void;
-  /** Largest fraction of the step dx from x before a particle crosses a contact segment (CCD; for the initial guess), ≤ 1. */
+  /** Largest fraction of the step dx from x before a particle crosses a contact surface into it (CCD: initial guess and line search), ≤ 1. */
   maxStep(x: Float64Array, dx: Float64Array): number;
 }
 

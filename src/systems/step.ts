@@ -5,6 +5,7 @@
 import type { PhysicsWorld } from '../world';
 import { explicitEuler, implicitEulerFosssim, symplecticEuler, FOSSSIM_NEWTON_MAX_ITERS } from '../solver/integrators';
 import { NewtonSolver } from '../solver/newton';
+import { InputError } from '../errors';
 
 /** Copy particle components into the dense, creation-ordered solver arrays. */
 export function gatherState(world: PhysicsWorld): void {
@@ -62,12 +63,73 @@ export function resolveContacts(world: PhysicsWorld): void {
   world.contacts.solve(world);
 }
 
+/** Start-of-step state per world (fail-safe restore), allocated once per topology size. */
+class StepGuard {
+  x = new Float64Array(0);
+  v = new Float64Array(0);
+}
+const guards = new WeakMap<PhysicsWorld, StepGuard>();
+
+function allFinite(a: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) if (!Number.isFinite(a[i]!)) return false;
+  return true;
+}
+
+/**
+ * One step. Game mode (world.newton ≠ 'fosssim') fails safe: when the solve throws (a singular or
+ * non-finite system) or leaves a non-finite value in x or v, the step keeps the start-of-step
+ * positions, halves the velocities (a damped fallback, so the next step does not repeat the same
+ * failure) and reports it in lastStats.failSafe. FOSSSim-exact scenes keep FOSSSim's behaviour.
+ * InputErrors (a scene the integrator cannot run) are rethrown.
+ */
 export function runStep(world: PhysicsWorld): void {
   gatherState(world);
-  world.contacts.snapshot(world);
-  integrate(world);
-  // Contact in the solve (src/collision): re-solve when the result met pairs the candidate search missed.
-  while (world.contacts.refine(world)) integrate(world);
-  resolveContacts(world);
+  if (world.newton === 'fosssim') {
+    world.contacts.snapshot(world);
+    integrate(world);
+    while (world.contacts.refine(world)) integrate(world);
+    resolveContacts(world);
+    scatterState(world);
+    return;
+  }
+  const n = world.topology().ndof;
+  let g = guards.get(world);
+  if (!g) {
+    g = new StepGuard();
+    guards.set(world, g);
+  }
+  if (g.x.length < n) {
+    g.x = new Float64Array(n);
+    g.v = new Float64Array(n);
+  }
+  const x = world.x, v = world.v;
+  g.x.set(x.subarray(0, n));
+  g.v.set(v.subarray(0, n));
+  let reason = '';
+  try {
+    world.contacts.snapshot(world);
+    integrate(world);
+    // Contact in the solve (src/collision): re-solve when the result met pairs the candidate search missed.
+    while (world.contacts.refine(world)) integrate(world);
+    resolveContacts(world);
+  } catch (e) {
+    // only the numerical failures of a solve (plain Errors: singular or indefinite systems);
+    // scene errors and programming errors (TypeError, ReferenceError, …) propagate
+    if (e instanceof InputError || !(e instanceof Error) || e.constructor !== Error) throw e;
+    reason = 'solver-error';
+  }
+  if (reason === '' && !(allFinite(world.x, n) && allFinite(world.v, n))) reason = 'non-finite';
+  const stats = world.lastStats;
+  stats.failSafe = reason;
+  if (reason !== '') {
+    const xs = world.x, vs = world.v; // the solve may have replaced the workspace, never x/v
+    for (let i = 0; i < n; i++) {
+      xs[i] = g.x[i]!;
+      const vi = 0.5 * g.v[i]!;
+      vs[i] = Number.isFinite(vi) ? vi : 0;
+    }
+    stats.converged = false;
+    stats.failSafeSteps++;
+  }
   scatterState(world);
 }
