@@ -55,6 +55,33 @@ describe('elastica bench', () => {
     expect(bad.stderr).toMatch(/rubber/);
   }, 120_000);
 
+  it('--quick --json --cases pile: one contact row with contacts, candidates, rebuilds (no Rapier row)', () => {
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'elastica.mjs'), 'bench', '--quick', '--json', '--cases', 'pile'], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows).toHaveLength(1);
+    const o = rows[0]!;
+    const fields = ['name', 'engine', 'triangles', 'dofs', 'integrator', 'linearPath', 'msPerStepMedian', 'msPerStepP95', 'newtonItersMean', 'msAssembly', 'msFactor', 'msSolve',
+      'heapGrowthBytesPerStep', 'allocBytesPerStep', 'allocBytesMaxStep', 'gcSteps', 'sag', 'contacts', 'candidates', 'rebuilds', 'patternPairs', 'failSafeSteps', 'note'];
+    for (const f of fields) expect(o, f).toHaveProperty(f);
+    expect(o.name).toBe('pile');
+    expect(o.engine).toBe('elastica');
+    // --quick: ten jellies of 2·5² = 50 triangles
+    expect(o.triangles).toBe(500);
+    expect(o.note as string).toMatch(/no Rapier/);
+    for (const f of ['msPerStepMedian', 'msPerStepP95', 'contacts', 'candidates', 'sag']) expect(Number.isFinite(o[f] as number), f).toBe(true);
+    // the jellies are in the box with contact on: the solve always has candidates (floor, walls, neighbours)
+    expect(o.candidates as number).toBeGreaterThan(0);
+    expect(o.contacts as number).toBeGreaterThanOrEqual(0);
+    expect(o.candidates as number).toBeGreaterThanOrEqual(o.contacts as number);
+    expect(Number.isInteger(o.rebuilds)).toBe(true);
+    expect(o.rebuilds as number).toBeGreaterThanOrEqual(0);
+    expect(o.failSafeSteps).toBe(0);
+    // falling, not exploding: after 15 steps the mean height is below the start and above the floor
+    expect(o.sag as number).toBeGreaterThan(0);
+    expect(o.sag as number).toBeLessThan(1);
+  }, 120_000);
+
   it('unknown case exits 2', () => {
     const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'elastica.mjs'), 'bench', '--cases', '7k'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(2);

@@ -3,8 +3,15 @@
  * bottom row fixed, gravity, dt = 1/60), and the same jellies in Rapier 2D
  * (`@dimforge/rapier2d-compat`, a devDependency used only here) for comparison.
  *
- *   elastica bench [--json] [--quick] [--cases 1k,4k,10k] [--no-rapier]
+ *   elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile] [--no-rapier]
  *                  [--material fosssim|stvk|neohookean|corotational|all]
+ *
+ * Case `pile` (contact): ten jellies of 512 triangles (5,120 in all) dropped into a box
+ * (makeJellyPile), contact inside the game-mode Newton solve (docs/contact.md); 60 warm-up steps
+ * then 120 timed (--quick: ten 50-triangle jellies, 5 + 10). Extra JSON fields: `contacts` (mean
+ * touching pairs per timed step), `candidates` (mean candidate pairs), `rebuilds` (contact-pattern
+ * rebuilds in the timed window), `patternPairs` (contact pairs in the pattern at the end),
+ * `failSafeSteps`. No Rapier row (its soft bodies have no comparable pile here).
  *
  * Materials: FOSSSim's CST (ε = FᵀF − I, no ½) is 4× stiffer than StVK /
  * Neo-Hookean / corotational at equal E (docs/materials.md), so the other
@@ -17,6 +24,7 @@ import { runInNewContext } from 'node:vm';
 import { PhysicsWorld } from '../world';
 import { InputError } from '../errors';
 import { MATERIAL_NAMES, type MaterialName } from '../elements';
+import { makeJellyPile } from '../collision';
 
 export interface BenchOptions {
   json?: boolean;
@@ -58,6 +66,16 @@ export interface BenchResult {
   /** Timed steps during which a garbage collection ran (heap shrank): 0 when nothing is allocated. */
   gcSteps: number;
   sag: number;
+  /** Contact case: mean touching pairs per timed step. */
+  contacts?: number;
+  /** Contact case: mean contact candidates (pairs in the solve) per timed step. */
+  candidates?: number;
+  /** Contact case: contact-pattern rebuilds (pattern + symbolic factorization) in the timed window. */
+  rebuilds?: number;
+  /** Contact case: contact node pairs in the sparsity pattern at the end. */
+  patternPairs?: number;
+  /** Contact case: steps that failed safe in the timed window. */
+  failSafeSteps?: number;
   note?: string;
 }
 
@@ -69,6 +87,12 @@ export interface BenchResult {
 export const JELLY = { size: 1, youngsModulus: 5e4, poissonRatio: 0.35, density: 1000 } as const;
 
 const CASES: Record<string, number> = { '1k': 1000, '4k': 4000, '10k': 10000 };
+/** Contact case: a pile of PILE_COUNT jellies of PILE_EACH triangles (--quick: PILE_EACH_QUICK). */
+const PILE = 'pile';
+const PILE_COUNT = 10;
+const PILE_EACH = 512;
+const PILE_EACH_QUICK = 50;
+const KNOWN = [...Object.keys(CASES), PILE];
 
 /** Grid cells (nx, ny) with 2·nx·ny ≈ target triangles on the unit square. */
 export function jellyGrid(target: number): { nx: number; ny: number } {
@@ -243,6 +267,72 @@ export function benchElastica(name: string, target: number, warmup: number, step
   };
 }
 
+/**
+ * Contact case: `count` jellies of ~`each` triangles dropped into a box (makeJellyPile), game-mode
+ * implicit Euler, dt 1/60. `sag` here is the final mean particle height over the initial one.
+ */
+export function benchPile(warmup: number, steps: number, each: number, count = PILE_COUNT): BenchResult {
+  const world = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
+  makeJellyPile(world, count, each);
+  const t = world.topology();
+  const meanY = (): number => {
+    const p = world.readPositions();
+    let y = 0;
+    for (let i = 1; i < p.length; i += 2) y += p[i]!;
+    return y / (p.length / 2);
+  };
+  const y0 = meanY();
+  const ws0 = world.workspace();
+  world.step(); // creates the Newton state
+  let newton = (world.workspace().newton ?? ws0.newton)!;
+  newton.profile = true;
+  for (let s = 1; s < warmup; s++) world.step();
+  const times: number[] = new Array<number>(steps).fill(0);
+  let iters = 0, msA = 0, msF = 0, msS = 0, touching = 0, cand = 0;
+  const paths = new Set<string>();
+  const meter = new AllocMeter();
+  const heap0 = heapUsed();
+  const rebuilds0 = world.lastStats.contactRebuildsTotal, failSafe0 = world.lastStats.failSafeSteps;
+  for (let s = 0; s < steps; s++) {
+    meter.before();
+    const t0 = performance.now();
+    world.step();
+    times[s] = performance.now() - t0;
+    meter.after();
+    // a contact-pattern rebuild replaces the workspace (and its Newton state)
+    const ws = world.workspace();
+    if (ws.newton && ws.newton !== newton) {
+      newton = ws.newton;
+      newton.profile = true;
+    }
+    const st = ws.stats;
+    iters += st.newtonIters;
+    msA += newton.timing.msAssembly;
+    msF += newton.timing.msFactor;
+    msS += newton.timing.msSolve;
+    paths.add(st.linearPath);
+    touching += st.contactTouching;
+    cand += st.contactCandidates;
+  }
+  const heap1 = heapUsed();
+  const st = world.lastStats;
+  const sorted = times.slice().sort((a, b) => a - b);
+  return {
+    name: PILE, engine: 'elastica', material: 'fosssim', youngsModulus: 2e4, triangles: t.triangles.count, dofs: t.ndof,
+    integrator: 'implicit-euler (game: newton+linesearch, psd, contact)',
+    linearPath: [...paths].sort().join('+'),
+    msPerStepMedian: round(quantile(sorted, 0.5)), msPerStepP95: round(quantile(sorted, 0.95)),
+    newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / steps), msFactor: round(msF / steps), msSolve: round(msS / steps),
+    heapGrowthBytesPerStep: round((heap1 - heap0) / steps, 1),
+    allocBytesPerStep: round(meter.mean(), 1), allocBytesMaxStep: meter.max, gcSteps: meter.gcSteps,
+    sag: round(meanY() / y0, 4),
+    contacts: round(touching / steps, 1), candidates: round(cand / steps, 1),
+    rebuilds: st.contactRebuildsTotal - rebuilds0, patternPairs: world.topology().contactPairCount,
+    failSafeSteps: st.failSafeSteps - failSafe0,
+    note: `${count} jellies x ${each} triangles dropped into a box, warm-up ${warmup} + ${steps} timed steps; no Rapier comparison (contact case)`,
+  };
+}
+
 /** The same jelly in Rapier 2D's soft bodies (FEM solver, corotational cells). */
 export async function benchRapier(name: string, target: number, warmup: number, steps: number): Promise<BenchResult> {
   const R = (await import('@dimforge/rapier2d-compat')).default;
@@ -313,8 +403,8 @@ function rapierTopHeight(body: any, nNodes: number, nx: number): number {
 
 export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
   const out = opts.out ?? ((l: string) => process.stdout.write(`${l}\n`));
-  const names = opts.cases ?? ['1k', '4k', '10k'];
-  for (const n of names) if (!(n in CASES)) throw new InputError(`bench --cases: unknown case "${n}" (known: ${Object.keys(CASES).join(', ')})`);
+  const names = opts.cases ?? ['1k', '4k', '10k', PILE];
+  for (const n of names) if (!KNOWN.includes(n)) throw new InputError(`bench --cases: unknown case "${n}" (known: ${KNOWN.join(', ')})`);
   const mats: MaterialName[] = [];
   for (const m of opts.materials ?? ['fosssim']) {
     if (m === 'all') mats.push(...MATERIAL_NAMES);
@@ -329,6 +419,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
   const steps = opts.quick ? 10 : 300;
   const results: BenchResult[] = [];
   for (const name of names) {
+    if (name === PILE) {
+      const rp = opts.quick ? benchPile(5, 10, PILE_EACH_QUICK) : benchPile(60, 120, PILE_EACH);
+      results.push(rp);
+      emit(rp);
+      continue;
+    }
     let r: BenchResult | null = null;
     for (const m of materials) {
       const rm = benchElastica(name, CASES[name]!, warmup, steps, m);
@@ -362,6 +458,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
       `${r.name.padEnd(4)} ${(r.material ? `${r.engine} ${r.material}` : r.engine).slice(0, 28).padEnd(28)} tris ${String(r.triangles).padStart(6)} dofs ${String(r.dofs).padStart(6)}  ` +
         `median ${r.msPerStepMedian.toFixed(2)} ms  p95 ${r.msPerStepP95.toFixed(2)} ms  newton ${r.newtonItersMean}  ` +
         `asm ${r.msAssembly} fac ${r.msFactor} sol ${r.msSolve}  alloc ${r.allocBytesPerStep} B/step (max ${r.allocBytesMaxStep}, gc ${r.gcSteps})  retained ${r.heapGrowthBytesPerStep} B/step  sag ${r.sag}  ${r.linearPath}` +
+        (r.contacts !== undefined ? `  contacts ${r.contacts} candidates ${r.candidates} rebuilds ${r.rebuilds} pattern pairs ${r.patternPairs} fail-safe ${r.failSafeSteps}` : '') +
         (r.note ? `  ${r.note}` : ''),
     );
   }

@@ -17,7 +17,7 @@ import { createProgress } from './progress';
 const USAGE = `Usage:
   elastica run <scene.xml> [--out <file.bin>] [--steps N] [--quiet]
   elastica -s <scene.xml> -d 0 [-o <file.bin>]     FOSSSim's command form
-  elastica bench [--json] [--quick] [--cases 1k,4k,10k] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all]
+  elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all]
   elastica --help | --version
 
 run: simulates a FOSSSim XML scene for ceil(duration/dt) steps (or --steps N)
