@@ -27,9 +27,10 @@ import { sincos } from '../math';
 import { SpatialHash } from './hash';
 import { closestAlpha, sweptPointCircle, sweptPointSegment } from './geometry';
 import { ContactPotential, KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT } from './implicit';
-import { addContactPairs } from '../systems/topology';
+import { setContactPairs } from '../systems/topology';
 import { findSlot } from '../solver/pattern';
 import type { SymPattern } from '../solver/pattern';
+import type { Topology } from '../systems/topology';
 
 export const COLLIDER_CIRCLE = 1;
 export const COLLIDER_SEGMENT = 2;
@@ -107,6 +108,32 @@ export class ContactSystem {
   frictionEpsV = 1e-4;
   /** Candidate margin beyond r̂, in particle radii (plus 10 % of the particle's predicted motion). */
   margin = 2;
+  /**
+   * Cap on the contact pattern: a contact pair of the pattern that was no candidate for more than
+   * `staleSteps` steps is dropped at the next rebuild.
+   */
+  staleSteps = 60;
+  /**
+   * Rebuilds (pattern + symbolic factorization) are rate-limited by a token bucket: `rebuildBurst`
+   * tokens, refilled at `rebuildRate` per simulated second. While no token is left, candidates
+   * whose coupling blocks are missing use the diagonal-block majorizer (implicit.ts) until a
+   * rebuild is allowed.
+   */
+  rebuildRate = 4;
+  rebuildBurst = 8;
+  private tokens = -1;
+  private stepNo = 0;
+  /** Per contact pair of the topology: the last step it was a candidate. */
+  private pairSeen: Int32Array = new Int32Array(0);
+  /** Per pattern slot: the contact pair whose (hi, lo) xx entry it is, −1 otherwise. */
+  private slotPair: Int32Array = new Int32Array(0);
+  private slotPatternRef: SymPattern | null = null;
+  private seenTopoRef: unknown = null;
+  /** Candidates of the last solve assembled with the diagonal majorizer (their pattern rebuild deferred). */
+  majorized = 0;
+  /** Rebuilds deferred by the rate limit, and contact pairs dropped as stale, since creation. */
+  deferredRebuilds = 0;
+  droppedPairs = 0;
   /** Contact-pattern growths (pattern + symbolic factorization rebuilt) and their total cost (ms). */
   patternGrowths = 0;
   private growthsAtStep = 0;
@@ -208,6 +235,9 @@ export class ContactSystem {
     if (this.implicit && world.newton !== 'fosssim' && !t.dense &&
       (world.integrator === 'implicit-euler' || world.integrator === 'linearized-implicit-euler')) {
       this.refinements = 0;
+      this.stepNo++;
+      const cap = this.rebuildBurst;
+      this.tokens = this.tokens < 0 ? cap : Math.min(cap, this.tokens + this.rebuildRate * world.dt);
       this.buildCandidates(world);
       this.implicitOn = true;
       model.contact = this.potential;
@@ -968,14 +998,82 @@ export class ContactSystem {
       }
     }
     if (nNew > 0) {
-      const t0 = performance.now();
-      addContactPairs(t, this.newPairs, nNew);
-      world.rebuildSolver();
-      t = world.topology();
-      this.patternGrowths++;
-      this.msPatternGrowth += performance.now() - t0;
+      if (this.tokens >= 1) {
+        this.tokens -= 1;
+        const t0 = performance.now();
+        this.rebuildPattern(world, nNew);
+        t = world.topology();
+        this.patternGrowths++;
+        this.msPatternGrowth += performance.now() - t0;
+      } else {
+        this.deferredRebuilds++;
+      }
     }
     pot.computeSlots(t.pattern);
+    this.majorized = pot.majorized;
+    this.markSeen(t);
+  }
+
+  /** Per-slot contact-pair map and last-seen steps, after a pattern change (setup rate: allocates). */
+  private mapPairs(t: Topology, seen: Int32Array | null): void {
+    const pat = t.pattern, m = t.contactPairCount, cp = t.contactPairs;
+    this.slotPair = new Int32Array(pat.nnz).fill(-1);
+    for (let k = 0; k < m; k++) {
+      const u = cp[2 * k]!, v = cp[2 * k + 1]!;
+      const s = findSlot(pat, 2 * (u > v ? u : v), 2 * (u > v ? v : u));
+      if (s >= 0 && this.slotPair[s] === -1) this.slotPair[s] = k;
+    }
+    this.pairSeen = seen ?? new Int32Array(m).fill(this.stepNo);
+    this.slotPatternRef = pat;
+    this.seenTopoRef = t;
+  }
+
+  /** Mark this step's edge candidates' contact pairs as seen (no allocation unless the pattern changed). */
+  private markSeen(t: Topology): void {
+    if (this.slotPatternRef !== t.pattern || this.seenTopoRef !== t) this.mapPairs(t, null);
+    const pot = this.potential, sp = this.slotPair, seen = this.pairSeen, step = this.stepNo;
+    for (let k = 0; k < pot.count; k++) {
+      if (pot.kind[k] !== KIND_EDGE) continue;
+      for (let q = 0; q < 2; q++) {
+        const s = pot.offDiagonalSlot(k, q);
+        if (s < 0) continue;
+        const c = sp[s]!;
+        if (c >= 0) seen[c] = step;
+      }
+    }
+  }
+
+  /**
+   * Rebuild the contact pattern: keep the topology's contact pairs seen as candidates within the
+   * last `staleSteps` steps, add the `nNew` queued pairs (duplicates merged), rebuild the pattern
+   * and the linear solver. Setup rate (limited by the token bucket): allocates.
+   */
+  private rebuildPattern(world: PhysicsWorld, nNew: number): void {
+    const t = world.topology();
+    if (this.slotPatternRef !== t.pattern || this.seenTopoRef !== t) this.mapPairs(t, null);
+    const old = t.contactPairCount, cp = t.contactPairs, n = t.n, step = this.stepNo;
+    const out: number[] = [];
+    const seen: number[] = [];
+    const keys = new Set<number>();
+    const push = (u: number, v: number, s: number): void => {
+      const lo = u < v ? u : v, hi = u < v ? v : u;
+      const key = lo * n + hi;
+      if (keys.has(key)) return;
+      keys.add(key);
+      out.push(u, v);
+      seen.push(s);
+    };
+    for (let k = 0; k < old; k++) {
+      if (step - this.pairSeen[k]! > this.staleSteps) {
+        this.droppedPairs++;
+        continue;
+      }
+      push(cp[2 * k]!, cp[2 * k + 1]!, this.pairSeen[k]!);
+    }
+    for (let k = 0; k < nNew; k++) push(this.newPairs[2 * k]!, this.newPairs[2 * k + 1]!, step);
+    setContactPairs(t, Int32Array.from(out), out.length / 2);
+    world.rebuildSolver();
+    this.mapPairs(t, Int32Array.from(seen));
   }
 
   private newPairs: Int32Array = new Int32Array(0);

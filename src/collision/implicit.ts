@@ -30,8 +30,12 @@
  * u is linear in x, so the exact Hessian μ λ f₀''(|u|) ∇u ∇uᵀ is PSD (f₀ convex).
  *
  * Sparsity: particle–edge candidates couple p with a and b; the contact system grows the
- * topology's pattern (src/systems/topology.ts, setContactPairs) before slots are looked up,
- * so every candidate's full 6×6 Hessian is assembled exactly. See docs/contact.md.
+ * topology's pattern (src/systems/topology.ts, addContactPairs / setContactPairs) before slots
+ * are looked up, so a candidate's full 6×6 Hessian is assembled exactly. While pattern rebuilds
+ * are rate-limited, a candidate whose (p, a) or (p, b) block is missing is assembled with a
+ * diagonal-block PSD majorizer instead (localMajorizer): for H = c g gᵀ with g = (w_j v)_j,
+ * Cauchy–Schwarz gives (Σ w_j y_j)² ≤ (Σ|w_j|) Σ |w_j| y_j², so H ≼ blockdiag(S c |w_j| v vᵀ),
+ * S = Σ|w_j| (= 2 on an edge), for the normal part and the friction part alike. See docs/contact.md.
  */
 import type { SymPattern } from '../solver/pattern';
 import { findSlot } from '../solver/pattern';
@@ -127,6 +131,10 @@ export class ContactPotential {
   barrierStiffness = 1;
   barrierWidth = 1;
   private slots: Int32Array = new Int32Array(0);
+  /** Per candidate: 1 when an off-diagonal block is missing from the pattern (diagonal majorizer). */
+  private major: Uint8Array = new Uint8Array(0);
+  /** Candidates assembled with the diagonal-block majorizer (set by computeSlots). */
+  majorized = 0;
   /** Scratch: d, nx, ny, alpha. */
   private readonly gq = new Float64Array(4);
 
@@ -153,6 +161,9 @@ export class ContactPotential {
       const kk = new Uint8Array(cap);
       kk.set(this.kind);
       this.kind = kk;
+      const mj = new Uint8Array(cap);
+      mj.set(this.major);
+      this.major = mj;
     }
     this.kind[k] = kind;
     this.node[3 * k] = p;
@@ -207,7 +218,9 @@ export class ContactPotential {
   /** Look up the matrix slots of every candidate (all pairs must be in the pattern; −1 where missing). */
   computeSlots(pattern: SymPattern): void {
     const s = this.slots, nd = this.node;
+    let nm = 0;
     for (let k = 0; k < this.count; k++) {
+      this.major[k] = 0;
       for (let j = 0; j < 3; j++) {
         const i = nd[3 * k + j]!, o = NS * k + 3 * j;
         if (i < 0) {
@@ -230,8 +243,21 @@ export class ContactPotential {
         s[o + 1] = findSlot(pattern, 2 * hi, 2 * lo + 1);
         s[o + 2] = findSlot(pattern, 2 * hi + 1, 2 * lo);
         s[o + 3] = findSlot(pattern, 2 * hi + 1, 2 * lo + 1);
+        if (s[o]! < 0 || s[o + 1]! < 0 || s[o + 2]! < 0 || s[o + 3]! < 0) this.major[k] = 1;
       }
+      nm += this.major[k]!;
     }
+    this.majorized = nm;
+  }
+
+  /** Matrix slot of candidate k's off-diagonal block (p, a) (q = 0) or (p, b) (q = 1): its (hi, lo) xx entry, −1 if missing. */
+  offDiagonalSlot(k: number, q: number): number {
+    return this.slots[NS * k + 9 + 4 * q]!;
+  }
+
+  /** True when candidate k is assembled with the diagonal-block majorizer (a block is missing from the pattern). */
+  isMajorized(k: number): boolean {
+    return this.major[k] === 1;
   }
 
   /** Exact distance d, unit normal n (∇_p d) and edge parameter α of candidate k at x into out. */
@@ -449,13 +475,45 @@ export class ContactPotential {
     }
   }
 
+  /**
+   * Diagonal-block PSD majorizer (6×6, row-major, zero off the diagonal blocks) of candidate k's
+   * local Hessian at x: block j = S_n c_n |w_j| n nᵀ + S_f c_u |f_j| t tᵀ with S = Σ|w| (2 on an
+   * edge, 1 otherwise), so majorizer − localHessian is PSD (Cauchy–Schwarz). Used for candidates
+   * whose coupling blocks are not in the pattern yet (rebuilds rate-limited).
+   */
+  localMajorizer(k: number, x: Float64Array, out: Float64Array): void {
+    out.fill(0, 0, 36);
+    const G = this.geo, o = NG * k, q = this.gq;
+    this.geom(k, x, q);
+    const cn = this.d2Edd2(k, q[0]!);
+    const ml = G[o + G_ML]!;
+    const cu = ml > 0 ? ml * frictionF2(Math.abs(this.slip(k, x)), G[o + G_EPS]!) : 0;
+    if (cn === 0 && cu === 0) return;
+    const edge = this.kind[k] === KIND_EDGE;
+    const al = q[3]!;
+    const w0 = 1, w1 = edge ? 1 - al : 0, w2 = edge ? al : 0;
+    const f0 = Math.abs(G[o + G_WF]!), f1 = Math.abs(G[o + G_WF + 1]!), f2 = Math.abs(G[o + G_WF + 2]!);
+    const sn = w0 + w1 + w2, sf = f0 + f1 + f2;
+    const nx = q[1]!, ny = q[2]!, tx = G[o + G_TX]!, ty = G[o + G_TY]!;
+    for (let i = 0; i < 3; i++) {
+      const a = sn * cn * (i === 0 ? w0 : i === 1 ? w1 : w2), b = sf * cu * (i === 0 ? f0 : i === 1 ? f1 : f2);
+      const r = 2 * i;
+      out[r * 6 + r] = a * nx * nx + b * tx * tx;
+      out[r * 6 + r + 1] = a * nx * ny + b * tx * ty;
+      out[(r + 1) * 6 + r] = a * nx * ny + b * tx * ty;
+      out[(r + 1) * 6 + r + 1] = a * ny * ny + b * ty * ty;
+    }
+  }
+
   private readonly H = new Float64Array(36);
 
   /** values += scale · (the PSD Hessian of every candidate), through the slots of computeSlots. */
   hessian(x: Float64Array, scale: number, values: Float64Array): void {
     const s = this.slots, H = this.H;
     for (let k = 0; k < this.count; k++) {
-      this.localHessian(k, x, H);
+      const major = this.major[k] === 1;
+      if (major) this.localMajorizer(k, x, H);
+      else this.localHessian(k, x, H);
       const o = NS * k;
       for (let j = 0; j < 3; j++) {
         const d = o + 3 * j;
@@ -465,6 +523,7 @@ export class ContactPotential {
         values[s[d + 1]!] = values[s[d + 1]!]! + scale * H[(r + 1) * 6 + r]!;
         values[s[d + 2]!] = values[s[d + 2]!]! + scale * H[(r + 1) * 6 + r + 1]!;
       }
+      if (major) continue;
       for (let q = 0; q < 3; q++) {
         const d = o + 9 + 4 * q;
         if (s[d]! < 0) continue;

@@ -260,6 +260,19 @@ export function addContactPairs(t: Topology, pairs: Int32Array, count: number): 
   assignPattern(t);
 }
 
+/**
+ * Contact (src/collision): replace the contact node pairs by `pairs` (count pairs; the caller has
+ * dropped stale ones and merged duplicates) and rebuild the pattern, scatter maps and slots. The
+ * caller must rebuild the linear solver (world.rebuildSolver). Setup-rate only: allocates.
+ */
+export function setContactPairs(t: Topology, pairs: Int32Array, count: number): void {
+  if (t.dense) return;
+  if (2 * count > t.contactPairs.length) t.contactPairs = new Int32Array(2 * count);
+  t.contactPairs.set(pairs.subarray(0, 2 * count));
+  t.contactPairCount = count;
+  assignPattern(t);
+}
+
 /** Scatter map into a dense row-major ndof×ndof matrix: every local entry has a slot. */
 function denseScatter(ndof: number, nodes: Int32Array, k: number): Int32Array {
   const m = 2 * k;
