@@ -15,6 +15,8 @@ export class PcgWorkspace {
   readonly z: Float64Array;
   readonly p: Float64Array;
   readonly q: Float64Array;
+  /** Scalars passed to the loop kernels (α, β), not as double arguments (V8 would box them). */
+  readonly sc = new Float64Array(1);
   /** Iterations of the last pcg() call. */
   iterations = 0;
   /** Whether the last pcg() call met the tolerance. */
@@ -60,6 +62,31 @@ function dot(a: Float64Array, b: Float64Array, n: number): number {
   return s;
 }
 
+// The loops of pcg() live in these kernels (no code after a loop but a return): pcg() itself is a
+// loop-free driver per iteration, so V8 never compiles it on stack replacement at an inner loop
+// during its first call (that OSR code lacked type feedback for the rest of the iteration and was
+// re-entered and deoptimized on later calls, running the remaining loops in the interpreter).
+
+/** r = b − q. */
+function residual(b: Float64Array, q: Float64Array, r: Float64Array, n: number): void {
+  for (let i = 0; i < n; i++) r[i] = b[i] - q[i];
+}
+
+/** x += α p, r −= α q, with α = s[0]. */
+function stepXR(s: Float64Array, p: Float64Array, q: Float64Array, x: Float64Array, r: Float64Array, n: number): void {
+  const alpha = s[0];
+  for (let i = 0; i < n; i++) {
+    x[i] += alpha * p[i];
+    r[i] -= alpha * q[i];
+  }
+}
+
+/** p = z + β p, with β = s[0]. */
+function nextDirection(s: Float64Array, z: Float64Array, p: Float64Array, n: number): void {
+  const beta = s[0];
+  for (let i = 0; i < n; i++) p[i] = z[i] + beta * p[i];
+}
+
 /**
  * Solve A x = b by PCG starting from the given x (warm start).
  * Stops when ||r||_2 <= tol * ||b||_2 or after maxIter iterations
@@ -82,7 +109,7 @@ export function pcg(
   ws.breakdown = false;
   ws.converged = false;
   symMultiply(pat, values, x, q);
-  for (let i = 0; i < n; i++) r[i] = b[i] - q[i];
+  residual(b, q, r, n);
   const bnorm = Math.sqrt(dot(b, b, n));
   const target = tol * (bnorm > 0 ? bnorm : 1);
   let rnorm = Math.sqrt(dot(r, r, n));
@@ -103,11 +130,9 @@ export function pcg(
       ws.breakdown = true;
       break;
     }
-    const alpha = rz / pq;
-    for (let i = 0; i < n; i++) {
-      x[i] += alpha * p[i];
-      r[i] -= alpha * q[i];
-    }
+    const sc = ws.sc;
+    sc[0] = rz / pq;
+    stepXR(sc, p, q, x, r, n);
     it++;
     rnorm = Math.sqrt(dot(r, r, n));
     if (rnorm <= target) {
@@ -116,9 +141,9 @@ export function pcg(
     }
     applyPrecond(precond, r, z, n);
     const rzNew = dot(r, z, n);
-    const beta = rzNew / rz;
+    sc[0] = rzNew / rz;
     rz = rzNew;
-    for (let i = 0; i < n; i++) p[i] = z[i] + beta * p[i];
+    nextDirection(sc, z, p, n);
   }
   ws.iterations = it;
   ws.relResidual = bnorm > 0 ? rnorm / bnorm : rnorm;

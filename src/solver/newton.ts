@@ -93,7 +93,7 @@ export class NewtonSolver {
   private precondStale = true;
   private readonly h16 = new Float64Array(16);
   /** Doubles passed to and from the loop kernels below (not as arguments: V8 would box them). */
-  private readonly sc = new Float64Array(2);
+  private readonly sc = new Float64Array(4);
   private dragB = 0;
   private lastLap = 0;
   /** Profile clock reads so far (see lap()). */
@@ -274,7 +274,8 @@ export class NewtonSolver {
     // through sc: this method is only the driver, so a deopt in it never runs an O(n) loop in
     // the interpreter (that cost MBs of heap numbers per deopt at 10k).
     beginStep(n, t.fixed, x, v, h, xt, xtil, sc);
-    const size = sc[0]!;
+    const minX = sc[0]!, maxX = sc[1]!, minY = sc[2]!, maxY = sc[3]!;
+    const size = maxX >= minX ? Math.sqrt((maxX - minX) ** 2 + (maxY - minY) ** 2) : 0;
     const stepTol = settings.tolerance * (size > 0 ? size : 1);
     const ds = t.dampedSprings;
     if (ds.count > 0) springDirections(ds.count, ds.nodes, x, this.nhat);
@@ -359,8 +360,8 @@ export class NewtonSolver {
     // interpreter sees no back edges and the driver may stay unoptimized (a few hundred B/step).
     const fixed = t.fixed;
     for (let i = 0; i < n; i++) {
-      if (fixed[i >> 1] === 1) continue;
-      v[i] = (x[i]! - xt[i]!) / h;
+      const vi = (x[i]! - xt[i]!) / h;
+      v[i] = fixed[i >> 1] === 0 ? vi : v[i]!;
     }
     stats.newtonIters = iters;
     stats.converged = converged;
@@ -370,21 +371,27 @@ export class NewtonSolver {
 // Loops of phi() and gradient() as module functions of typed arrays: optimized as whole
 // functions, not through on-stack replacement of their callers (which deoptimized after the loop).
 
-/** sc[0] = Σ m (x − x̃)², sc[1] = Σ (x − xᵗ)² over the free dofs. */
+/**
+ * sc[0] = Σ m (x − x̃)², sc[1] = Σ (x − xᵗ)² over the free dofs.
+ * Loop kernels here keep their accumulators in sc and have no code after the loop: V8 may compile
+ * a long first call on stack replacement at the loop, and OSR code is re-entered on later calls
+ * (it deoptimized after the loop on every call when code there had no type feedback yet). Every
+ * operation with type feedback is done on every iteration (fixed dofs only select the old value).
+ */
 function inertiaSums(
   n: number, fixed: Uint8Array, mass: Float64Array, x: Float64Array, xt: Float64Array, xtil: Float64Array, sc: Float64Array,
 ): void {
-  let inertia = 0;
-  let drag = 0;
+  sc[0] = 0;
+  sc[1] = 0;
   for (let i = 0; i < n; i++) {
-    if (fixed[i >> 1] === 1) continue;
     const d = x[i]! - xtil[i]!;
-    inertia += mass[i]! * d * d;
     const s = x[i]! - xt[i]!;
-    drag += s * s;
+    const i0 = sc[0]!, d0 = sc[1]!;
+    const i1 = i0 + mass[i]! * d * d, d1 = d0 + s * s;
+    const free = fixed[i >> 1] === 0;
+    sc[0] = free ? i1 : i0;
+    sc[1] = free ? d1 : d0;
   }
-  sc[0] = inertia;
-  sc[1] = drag;
 }
 
 /** g = h² g + M (x − x̃) + h b (x − xᵗ), with sc = (h², h b). */
@@ -396,26 +403,29 @@ function inertiaGradient(
 }
 
 /**
- * Start of a step: xᵗ = x, x̃ = x + h v; sc[0] = the bounding-box diagonal of the free
- * particles at x (0 when there are none).
+ * Start of a step: xᵗ = x, x̃ = x + h v; sc[0..3] = min x, max x, min y, max y over the free
+ * particles at x (min > max when there are none).
  */
 function beginStep(
   n: number, fixed: Uint8Array, x: Float64Array, v: Float64Array, h: number, xt: Float64Array, xtil: Float64Array, sc: Float64Array,
 ): void {
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  sc[0] = Infinity;
+  sc[1] = -Infinity;
+  sc[2] = Infinity;
+  sc[3] = -Infinity;
   for (let i = 0; i < n; i += 2) {
-    xt[i] = x[i]!;
-    xt[i + 1] = x[i + 1]!;
-    xtil[i] = x[i]! + h * v[i]!;
-    xtil[i + 1] = x[i + 1]! + h * v[i + 1]!;
-    if (fixed[i >> 1] === 0) {
-      if (x[i]! < minX) minX = x[i]!;
-      if (x[i]! > maxX) maxX = x[i]!;
-      if (x[i + 1]! < minY) minY = x[i + 1]!;
-      if (x[i + 1]! > maxY) maxY = x[i + 1]!;
-    }
+    const px = x[i]!, py = x[i + 1]!;
+    xt[i] = px;
+    xt[i + 1] = py;
+    xtil[i] = px + h * v[i]!;
+    xtil[i + 1] = py + h * v[i + 1]!;
+    const free = fixed[i >> 1] === 0;
+    const minX = sc[0]!, maxX = sc[1]!, minY = sc[2]!, maxY = sc[3]!;
+    sc[0] = px < minX && free ? px : minX;
+    sc[1] = px > maxX && free ? px : maxX;
+    sc[2] = py < minY && free ? py : minY;
+    sc[3] = py > maxY && free ? py : maxY;
   }
-  sc[0] = maxX >= minX ? Math.sqrt((maxX - minX) ** 2 + (maxY - minY) ** 2) : 0;
 }
 
 /** Unit direction n̂ of each damped spring at x (frozen for the step's dissipation). */
@@ -431,9 +441,8 @@ function springDirections(count: number, nodes: Int32Array, x: Float64Array, nh:
 
 /** sc[0] = Σ g². */
 function sumSquares(n: number, g: Float64Array, sc: Float64Array): void {
-  let gg = 0;
-  for (let i = 0; i < n; i++) gg += g[i]! * g[i]!;
-  sc[0] = gg;
+  sc[0] = 0;
+  for (let i = 0; i < n; i++) sc[0] = sc[0]! + g[i]! * g[i]!;
 }
 
 function negateInto(n: number, g: Float64Array, out: Float64Array): void {
@@ -442,14 +451,13 @@ function negateInto(n: number, g: Float64Array, out: Float64Array): void {
 
 /** sc[0] = gᵀ d (the slope), sc[1] = ‖d‖∞. */
 function slopeAndMax(n: number, g: Float64Array, d: Float64Array, sc: Float64Array): void {
-  let slope = 0, dmax = 0;
+  sc[0] = 0;
+  sc[1] = 0;
   for (let i = 0; i < n; i++) {
-    slope += g[i]! * d[i]!;
-    const a = Math.abs(d[i]!);
-    if (a > dmax) dmax = a;
+    sc[0] = sc[0]! + g[i]! * d[i]!;
+    const a = Math.abs(d[i]!), m = sc[1]!;
+    sc[1] = a > m ? a : m;
   }
-  sc[0] = slope;
-  sc[1] = dmax;
 }
 
 /** trial = x + α d with α = sc[0]. */
@@ -462,15 +470,14 @@ function trialPoint(n: number, x: Float64Array, sc: Float64Array, d: Float64Arra
 function dampingDissipation(
   count: number, nodes: Int32Array, params: Float64Array, nh: Float64Array, x: Float64Array, xt: Float64Array, sc: Float64Array,
 ): void {
-  let damp = 0;
+  sc[0] = 0;
   for (let e = 0; e < count; e++) {
     const b = params[3 * e + 2]!;
     if (b === 0) continue;
     const a = 2 * nodes[2 * e]!, c = 2 * nodes[2 * e + 1]!;
     const rel = nh[2 * e]! * (x[c]! - xt[c]! - x[a]! + xt[a]!) + nh[2 * e + 1]! * (x[c + 1]! - xt[c + 1]! - x[a + 1]! + xt[a + 1]!);
-    damp += b * rel * rel;
+    sc[0] = sc[0]! + b * rel * rel;
   }
-  sc[0] = damp;
 }
 
 /** g += its gradient (h b (n̂·(Δxⱼ − Δxᵢ)) n̂ on j, minus on i), h = sc[0]. */
@@ -519,10 +526,9 @@ function consistentInertia(
 ): void {
   for (let i = 0; i < t.ndof; i++) d[i] = t.fixed[i >> 1] === 1 ? 0 : x[i]! - xtil[i]!;
   massMatVec(t, d, md);
-  let q = 0;
+  sc[0] = 0;
   for (let i = 0; i < t.ndof; i++) {
-    q += d[i]! * md[i]!;
+    sc[0] = sc[0]! + d[i]! * md[i]!;
     if (g) g[i] = g[i]! + md[i]! - t.mass[i]! * d[i]!;
   }
-  sc[0] = q;
 }

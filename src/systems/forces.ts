@@ -284,15 +284,17 @@ function add2(gU: Float64Array, g: Float64Array, a: number, b: number): void {
 // src/elements/materials.ts), and a hot loop that V8 optimizes as a whole function rather than
 // through on-stack replacement of the caller (whose OSR code deoptimized on every call after the loop).
 
-/** s[1] += each triangle's energy in turn (same summation order as before; s[0] is scratch). */
+/**
+ * s[1] += each triangle's energy in turn (same summation order as before; s[0] is scratch). The sum
+ * lives in s[1] and nothing follows the loop: code compiled on stack replacement at the loop has
+ * type feedback for all of it (src/solver/newton.ts, inertiaSums).
+ */
 function trianglesEnergy(tr: ElementFamily, x: Float64Array, s: Float64Array): void {
   const q = tr.params, nodes = tr.nodes;
-  let E = s[1]!;
   for (let e = 0; e < tr.count; e++) {
     triangleEnergyAt(x, 2 * nodes[3 * e]!, 2 * nodes[3 * e + 1]!, 2 * nodes[3 * e + 2]!, q, 8 * e, s, 0);
-    E += s[0]!;
+    s[1] = s[1]! + s[0]!;
   }
-  s[1] = E;
 }
 
 function trianglesGradient(tr: ElementFamily, x: Float64Array, g: Float64Array, gU: Float64Array): void {
