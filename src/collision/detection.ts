@@ -1,0 +1,601 @@
+/**
+ * Contact detection (game mode): per-topology contact geometry (boundary edges of triangle
+ * meshes, rod edges, radii, masses), kinematic colliders moved to their end-of-step pose
+ * (segments, circles, polygons), and the once-per-step candidate search for the implicit solve
+ * (spatial hash over body edges and collider primitives, half-planes tested directly) with the
+ * contact-pattern bookkeeping (stale pairs, rate-limited rebuilds). See docs/contact.md.
+ * The post-solve filter (response.ts), events (events.ts) and the orchestration (contact.ts,
+ * ContactSystem) build on this class.
+ */
+import type { PhysicsWorld } from '../world';
+import { sincos } from '../math';
+import { SpatialHash } from './hash';
+import { closestAlpha, sweptPointSegment } from './geometry';
+import { ContactPotential, KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT } from './implicit';
+import { setContactPairs } from '../systems/topology';
+import { findSlot } from '../solver/pattern';
+import type { SymPattern } from '../solver/pattern';
+import type { Topology } from '../systems/topology';
+
+export const COLLIDER_CIRCLE = 1;
+export const COLLIDER_SEGMENT = 2;
+export const COLLIDER_POLYGON = 3;
+
+/** Distance from p to the segment (a, b). */
+export function pointSegDist(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const al = closestAlpha(px, py, ax, ay, bx, by);
+  const dx = px - ax - al * (bx - ax), dy = py - ay - al * (by - ay);
+  return Math.sqrt(dx * dx + dy * dy);
+}
+
+export function growF(a: Float64Array, n: number): Float64Array {
+  if (a.length >= n) return a;
+  const g = new Float64Array(Math.max(n, 2 * a.length, 16));
+  g.set(a);
+  return g;
+}
+export function growI(a: Int32Array, n: number): Int32Array {
+  if (a.length >= n) return a;
+  const g = new Int32Array(Math.max(n, 2 * a.length, 16));
+  g.set(a);
+  return g;
+}
+
+export class ContactDetection {
+  /** Coefficient of restitution (default for colliders without their own). */
+  cor = 0;
+  /** Coulomb friction coefficient μ (default for colliders without their own). */
+  friction = 0.5;
+  /** Broad-phase cell size (m); 0 = automatic (twice the mean boundary-edge length). */
+  cellSize = 0;
+  /** Penalty stiffness κ = stiffness · m / h² (m: the particle's mass). */
+  stiffness = 100;
+  /** Friction smoothing velocity ε_v (m/s): static friction lets a contact creep at most this fast. */
+  frictionEpsV = 1e-4;
+  /** Candidate margin beyond r̂, in particle radii (plus 10 % of the particle's predicted motion). */
+  margin = 2;
+  /**
+   * Cap on the contact pattern: a contact pair of the pattern that was no candidate for more than
+   * `staleSteps` steps is dropped at the next rebuild.
+   */
+  staleSteps = 60;
+  /**
+   * Rebuilds (pattern + symbolic factorization) are rate-limited by a token bucket: `rebuildBurst`
+   * tokens, refilled at `rebuildRate` per simulated second. While no token is left, candidates
+   * whose coupling blocks are missing use the diagonal-block majorizer (implicit.ts) until a
+   * rebuild is allowed.
+   */
+  rebuildRate = 4;
+  rebuildBurst = 8;
+  protected tokens = -1;
+  protected stepNo = 0;
+  /** Per contact pair of the topology: the last step it was a candidate. */
+  protected pairSeen: Int32Array = new Int32Array(0);
+  /** Per pattern slot: the contact pair whose (hi, lo) xx entry it is, −1 otherwise. */
+  protected slotPair: Int32Array = new Int32Array(0);
+  protected slotPatternRef: SymPattern | null = null;
+  protected seenTopoRef: unknown = null;
+  /** Candidates of the last solve assembled with the diagonal majorizer (their pattern rebuild deferred). */
+  majorized = 0;
+  /** Rebuilds deferred by the rate limit, and contact pairs dropped as stale, since creation. */
+  deferredRebuilds = 0;
+  droppedPairs = 0;
+  /** Contact-pattern growths (pattern + symbolic factorization rebuilt) and their total cost (ms). */
+  patternGrowths = 0;
+  protected growthsAtStep = 0;
+  msPatternGrowth = 0;
+  /** This step's candidate potentials (valid while implicit contact is on). */
+  readonly potential = new ContactPotential();
+  protected implicitOn = false;
+
+  // ---- per topology ----
+  protected topoRef: unknown = null;
+  protected n = 0;
+  protected invMass: Float64Array = new Float64Array(0);
+  protected radius: Float64Array = new Float64Array(0);
+  protected bodyOf: Int32Array = new Int32Array(0);
+  protected eidOf: Int32Array = new Int32Array(0);
+  /** Particle takes part in body–body contact (not interior to a triangle mesh). */
+  protected surface: Uint8Array = new Uint8Array(0);
+  /** The other endpoints of the (up to two) boundary edges at each particle, −1 if none. */
+  protected nbA: Int32Array = new Int32Array(0);
+  protected nbB: Int32Array = new Int32Array(0);
+  protected nE = 0;
+  protected ea: Int32Array = new Int32Array(0);
+  protected eb: Int32Array = new Int32Array(0);
+  protected eOneSided: Uint8Array = new Uint8Array(0);
+  protected eRad: Float64Array = new Float64Array(0);
+  protected meanEdge = 0;
+  protected maxRadius = 0;
+
+  // ---- per step ----
+  x0: Float64Array = new Float64Array(0);
+  /** Local polygon vertices of all polygon colliders (x, y pairs). */
+  polyLocal: Float64Array = new Float64Array(0);
+  polyLocalCount = 0;
+  protected nS = 0;
+  protected seg: Float64Array = new Float64Array(0); // 8 per segment item: a0 b0 a1 b1
+  protected segRad: Float64Array = new Float64Array(0);
+  protected segCol: Int32Array = new Int32Array(0);
+  protected nC = 0;
+  protected circ: Float64Array = new Float64Array(0); // 5 per circle: c0x c0y c1x c1y R
+  protected circCol: Int32Array = new Int32Array(0);
+  protected nP = 0;
+  protected polyCol: Int32Array = new Int32Array(0);
+  protected polyStartW: Int32Array = new Int32Array(0); // into polyWorld (end pose)
+  protected polyCountW: Int32Array = new Int32Array(0);
+  protected polyBox: Float64Array = new Float64Array(0); // 4 per polygon
+  protected polyWorld: Float64Array = new Float64Array(0);
+  protected readonly hash = new SpatialHash();
+  protected readonly sc = new Float64Array(4);
+  /** Start-of-step velocities: (v − v0)/h is the acceleration the solve applied. */
+  protected v0: Float64Array = new Float64Array(0);
+  /** Predicted end-of-step positions x + h v (candidate search). */
+  protected xp: Float64Array = new Float64Array(0);
+  protected readonly cand = { buf: new Int32Array(64) };
+  protected nPrev = 0;
+
+  /** Add local polygon vertices; returns their start index. */
+  addPolygonVertices(local: ArrayLike<number>): number {
+    const start = this.polyLocalCount;
+    this.polyLocal = growF(this.polyLocal, 2 * (start + local.length / 2));
+    for (let k = 0; k < local.length; k++) this.polyLocal[2 * start + k] = local[k]!;
+    this.polyLocalCount += local.length / 2;
+    return start;
+  }
+
+  protected rebuild(world: PhysicsWorld): void {
+    const t = world.topology();
+    this.topoRef = t;
+    const n = t.n;
+    this.n = n;
+    const P = world.c.Particle;
+    this.invMass = new Float64Array(n);
+    this.radius = new Float64Array(n);
+    this.bodyOf = new Int32Array(n);
+    this.eidOf = Int32Array.from(t.particleEids);
+    this.surface = new Uint8Array(n).fill(1);
+    this.nbA = new Int32Array(n).fill(-1);
+    this.nbB = new Int32Array(n).fill(-1);
+    let maxR = 0;
+    for (let i = 0; i < n; i++) {
+      const e = t.particleEids[i]!;
+      const m = t.mass[2 * i]!;
+      this.invMass[i] = t.fixed[i] === 1 || !(m > 0) ? 0 : 1 / m;
+      this.radius[i] = P.radius[e]!;
+      this.bodyOf[i] = P.body[e]!;
+      if (this.radius[i]! > maxR) maxR = this.radius[i]!;
+    }
+    // Boundary edges of triangle meshes: edges used by exactly one triangle, oriented with the body on their left.
+    const tr = t.triangles;
+    const use = new Map<number, number>(); // setup only, never per step
+    const key = (a: number, b: number): number => (a < b ? a * n + b : b * n + a);
+    for (let e = 0; e < tr.count; e++) {
+      for (let k = 0; k < 3; k++) {
+        const a = tr.nodes[3 * e + k]!, b = tr.nodes[3 * e + ((k + 1) % 3)]!;
+        const kk = key(a, b);
+        use.set(kk, (use.get(kk) ?? 0) + 1);
+      }
+    }
+    const ea: number[] = [], eb: number[] = [], one: number[] = [], rad: number[] = [];
+    const inMesh = new Uint8Array(n);
+    const x = world.x;
+    const Pp = world.c.Particle;
+    const px = (i: number): number => Pp.x[t.particleEids[i]!]!;
+    const py = (i: number): number => Pp.y[t.particleEids[i]!]!;
+    void x;
+    for (let e = 0; e < tr.count; e++) {
+      const A = tr.nodes[3 * e]!, B = tr.nodes[3 * e + 1]!, C = tr.nodes[3 * e + 2]!;
+      inMesh[A] = inMesh[B] = inMesh[C] = 1;
+      const ccw = (px(B) - px(A)) * (py(C) - py(A)) - (py(B) - py(A)) * (px(C) - px(A)) > 0;
+      for (let k = 0; k < 3; k++) {
+        let a = tr.nodes[3 * e + k]!, b = tr.nodes[3 * e + ((k + 1) % 3)]!;
+        if (use.get(key(a, b)) !== 1) continue;
+        if (!ccw) [a, b] = [b, a];
+        ea.push(a);
+        eb.push(b);
+        one.push(1);
+        rad.push(0);
+      }
+    }
+    // Rod edges (world.edges) not on a triangle: two-sided, with their radius.
+    const E = world.c.Edge;
+    const dense = new Map<number, number>();
+    for (let i = 0; i < n; i++) dense.set(t.particleEids[i]!, i);
+    for (const e of world.edges) {
+      const a = dense.get(E.a[e]!), b = dense.get(E.b[e]!);
+      if (a === undefined || b === undefined || use.has(key(a, b))) continue;
+      ea.push(a);
+      eb.push(b);
+      one.push(0);
+      rad.push(E.radius[e]!);
+    }
+    // Interior mesh nodes do not take part in body–body contact.
+    const onBoundary = new Uint8Array(n);
+    for (let k = 0; k < ea.length; k++) {
+      onBoundary[ea[k]!] = onBoundary[eb[k]!] = 1;
+      for (const [u, w] of [[ea[k]!, eb[k]!], [eb[k]!, ea[k]!]] as const) {
+        if (this.nbA[u] === -1) this.nbA[u] = w;
+        else if (this.nbB[u] === -1) this.nbB[u] = w;
+      }
+    }
+    for (let i = 0; i < n; i++) this.surface[i] = inMesh[i] === 1 && onBoundary[i] === 0 ? 0 : 1;
+    this.nE = ea.length;
+    this.ea = Int32Array.from(ea);
+    this.eb = Int32Array.from(eb);
+    this.eOneSided = Uint8Array.from(one);
+    this.eRad = Float64Array.from(rad);
+    let sum = 0;
+    for (let k = 0; k < ea.length; k++) {
+      sum += Math.sqrt((px(eb[k]!) - px(ea[k]!)) ** 2 + (py(eb[k]!) - py(ea[k]!)) ** 2);
+      if (rad[k]! > maxR) maxR = rad[k]!;
+    }
+    this.meanEdge = ea.length > 0 ? sum / ea.length : 0;
+    this.maxRadius = maxR;
+    this.nPrev = 0;
+  }
+
+  /** Move kinematic colliders by one step and build their world-space primitives at the start and end poses. */
+  protected updateColliders(world: PhysicsWorld): void {
+    const K = world.c.Collider;
+    const h = world.dt;
+    const cols = world.colliders;
+    let nS = 0, nC = 0, nP = 0, nV = 0;
+    for (let k = 0; k < cols.length; k++) {
+      const e = cols[k]!;
+      const kind = K.kind[e]!;
+      if (kind === COLLIDER_SEGMENT) nS++;
+      else if (kind === COLLIDER_CIRCLE) nC++;
+      else {
+        nS += K.polyCount[e]!;
+        nP++;
+        nV += K.polyCount[e]!;
+      }
+    }
+    this.seg = growF(this.seg, 8 * nS);
+    this.segRad = growF(this.segRad, nS);
+    this.segCol = growI(this.segCol, nS);
+    this.circ = growF(this.circ, 5 * nC);
+    this.circCol = growI(this.circCol, nC);
+    this.polyCol = growI(this.polyCol, nP);
+    this.polyStartW = growI(this.polyStartW, nP);
+    this.polyCountW = growI(this.polyCountW, nP);
+    this.polyBox = growF(this.polyBox, 4 * nP);
+    this.polyWorld = growF(this.polyWorld, 4 * nV);
+    const sc = this.sc;
+    nS = 0;
+    nC = 0;
+    nP = 0;
+    nV = 0;
+    const L = this.polyLocal;
+    for (let k = 0; k < cols.length; k++) {
+      const e = cols[k]!;
+      const kind = K.kind[e]!;
+      const ox = K.px[e]!, oy = K.py[e]!, oa = K.angle[e]!;
+      const nxp = ox + h * K.vx[e]!, nyp = oy + h * K.vy[e]!, na = oa + h * K.omega[e]!;
+      sincos(oa, sc, 0);
+      sincos(na, sc, 2);
+      const s0 = sc[0]!, c0 = sc[1]!, s1 = sc[2]!, c1 = sc[3]!;
+      K.px[e] = nxp;
+      K.py[e] = nyp;
+      K.angle[e] = na;
+      if (kind === COLLIDER_CIRCLE) {
+        const o = 5 * nC;
+        this.circ[o] = ox;
+        this.circ[o + 1] = oy;
+        this.circ[o + 2] = nxp;
+        this.circ[o + 3] = nyp;
+        this.circ[o + 4] = K.radius[e]!;
+        this.circCol[nC++] = k;
+      } else if (kind === COLLIDER_SEGMENT) {
+        const o = 8 * nS;
+        const lx1 = K.x1[e]!, ly1 = K.y1[e]!, lx2 = K.x2[e]!, ly2 = K.y2[e]!;
+        this.seg[o] = ox + c0 * lx1 - s0 * ly1;
+        this.seg[o + 1] = oy + s0 * lx1 + c0 * ly1;
+        this.seg[o + 2] = ox + c0 * lx2 - s0 * ly2;
+        this.seg[o + 3] = oy + s0 * lx2 + c0 * ly2;
+        this.seg[o + 4] = nxp + c1 * lx1 - s1 * ly1;
+        this.seg[o + 5] = nyp + s1 * lx1 + c1 * ly1;
+        this.seg[o + 6] = nxp + c1 * lx2 - s1 * ly2;
+        this.seg[o + 7] = nyp + s1 * lx2 + c1 * ly2;
+        this.segRad[nS] = K.radius[e]!;
+        this.segCol[nS++] = k;
+      } else {
+        const start = K.polyStart[e]!, cnt = K.polyCount[e]!;
+        const w = this.polyWorld;
+        this.polyCol[nP] = k;
+        this.polyStartW[nP] = nV;
+        this.polyCountW[nP] = cnt;
+        let minx = Infinity, miny = Infinity, maxx = -Infinity, maxy = -Infinity;
+        for (let j = 0; j < cnt; j++) {
+          const lx = L[2 * (start + j)]!, ly = L[2 * (start + j) + 1]!;
+          const x = nxp + c1 * lx - s1 * ly, y = nyp + s1 * lx + c1 * ly;
+          w[2 * (nV + j)] = x;
+          w[2 * (nV + j) + 1] = y;
+          minx = Math.min(minx, x);
+          miny = Math.min(miny, y);
+          maxx = Math.max(maxx, x);
+          maxy = Math.max(maxy, y);
+          const j2 = (j + 1) % cnt;
+          const mx = L[2 * (start + j2)]!, my = L[2 * (start + j2) + 1]!;
+          const o = 8 * nS;
+          this.seg[o] = ox + c0 * lx - s0 * ly;
+          this.seg[o + 1] = oy + s0 * lx + c0 * ly;
+          this.seg[o + 2] = ox + c0 * mx - s0 * my;
+          this.seg[o + 3] = oy + s0 * mx + c0 * my;
+          this.seg[o + 4] = x;
+          this.seg[o + 5] = y;
+          this.seg[o + 6] = nxp + c1 * mx - s1 * my;
+          this.seg[o + 7] = nyp + s1 * mx + c1 * my;
+          this.segRad[nS] = 0;
+          this.segCol[nS++] = k;
+        }
+        this.polyBox[4 * nP] = minx;
+        this.polyBox[4 * nP + 1] = miny;
+        this.polyBox[4 * nP + 2] = maxx;
+        this.polyBox[4 * nP + 3] = maxy;
+        nV += cnt;
+        nP++;
+      }
+    }
+    this.nS = nS;
+    this.nC = nC;
+    this.nP = nP;
+  }
+
+  /** Coefficient of restitution of a pair's surface. */
+  protected corOf(world: PhysicsWorld, item: number): number {
+    const nE = this.nE, nS = this.nS, nC = this.nC;
+    if (item < nE) return this.cor;
+    const col = item < nE + nS ? this.segCol[item - nE]! : item < nE + nS + nC ? this.circCol[item - nE - nS]! : this.polyCol[item - nE - nS - nC]!;
+    const c = world.c.Collider.cor[world.colliders[col]!]!;
+    return c >= 0 ? c : this.cor;
+  }
+
+  protected frictionOf(world: PhysicsWorld, col: number): number {
+    const f = world.c.Collider.friction[world.colliders[col]!]!;
+    return f >= 0 ? f : this.friction;
+  }
+
+  /** Edge (a, b) is the particle's own boundary edge or one next to it (no self contact there). */
+  protected adjacent(i: number, a: number, b: number): boolean {
+    if (a === i || b === i) return true;
+    const p = this.nbA[i]!, q = this.nbB[i]!;
+    return a === p || b === p || a === q || b === q;
+  }
+
+  /** Candidate order within a particle: half-planes first (−1, −2, …), then items ascending. */
+  protected before(a: number, b: number): boolean {
+    if (a < 0 && b < 0) return a > b;
+    if (a < 0) return true;
+    if (b < 0) return false;
+    return a < b;
+  }
+
+  /**
+   * Contact candidates for the implicit solve, once per step: every particle's box from xᵗ to
+   * the prediction xᵗ + h v, grown by r̂ plus the margin, is queried in the spatial hash of body
+   * boundary edges (other bodies' and the particle's own non-adjacent ones), collider segments,
+   * polygon edges and circles (end poses); half-planes are tested directly. A pair is kept when its
+   * exact distance at xᵗ or at the prediction is below r̂ + margin. Creation order of particles,
+   * ascending item order within a particle: deterministic. Particle–edge pairs missing from the
+   * sparsity pattern grow it (monotone union) and the linear solver is rebuilt.
+   */
+  protected buildCandidates(world: PhysicsWorld, xs: Float64Array | null = null): void {
+    const pot = this.potential;
+    pot.clear();
+    let t = world.topology();
+    const x0 = this.x0, v0 = this.v0, h = world.dt, n = this.n;
+    const nE = this.nE, nS = this.nS, nC = this.nC;
+    const nItems = nE + nS + nC;
+    const ks = this.stiffness / (h * h);
+    const eps = this.frictionEpsV * h;
+    this.xp = growF(this.xp, 2 * n);
+    const xp = this.xp;
+    for (let q = 0; q < 2 * n; q++) xp[q] = x0[q]! + h * v0[q]!;
+    // refinement (see refine): boxes and tests also cover the last solve's result xs
+    const xe = xs ?? xp;
+    let cell = this.cellSize;
+    if (!(cell > 0)) cell = this.meanEdge > 0 ? 2 * this.meanEdge : Math.max(8 * this.maxRadius, 0.1);
+    const hash = this.hash;
+    hash.begin(nItems, cell);
+    const mr = this.maxRadius;
+    for (let k = 0; k < nE; k++) {
+      const a = 2 * this.ea[k]!, b = 2 * this.eb[k]!;
+      const r = this.eRad[k]! + mr;
+      hash.setBox(k,
+        Math.min(x0[a]!, x0[b]!, xp[a]!, xp[b]!, xe[a]!, xe[b]!) - r, Math.min(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!, xe[a + 1]!, xe[b + 1]!) - r,
+        Math.max(x0[a]!, x0[b]!, xp[a]!, xp[b]!, xe[a]!, xe[b]!) + r, Math.max(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!, xe[a + 1]!, xe[b + 1]!) + r);
+    }
+    const sg = this.seg;
+    for (let k = 0; k < nS; k++) {
+      const o = 8 * k, r = this.segRad[k]! + mr;
+      hash.setBox(nE + k, Math.min(sg[o + 4]!, sg[o + 6]!) - r, Math.min(sg[o + 5]!, sg[o + 7]!) - r,
+        Math.max(sg[o + 4]!, sg[o + 6]!) + r, Math.max(sg[o + 5]!, sg[o + 7]!) + r);
+    }
+    const ci = this.circ;
+    for (let k = 0; k < nC; k++) {
+      const o = 5 * k, r = ci[o + 4]! + mr;
+      hash.setBox(nE + nS + k, ci[o + 2]! - r, ci[o + 3]! - r, ci[o + 2]! + r, ci[o + 3]! + r);
+    }
+    hash.build();
+    const H = world.c.Halfplane, hps = world.halfplanes, K = world.c.Collider;
+    const mass = t.mass;
+    let nNew = 0;
+    for (let i = 0; i < n; i++) {
+      const r = this.radius[i]!;
+      const X0 = x0[2 * i]!, Y0 = x0[2 * i + 1]!, X1 = xp[2 * i]!, Y1 = xp[2 * i + 1]!, X2 = xe[2 * i]!, Y2 = xe[2 * i + 1]!;
+      const slack = this.margin * r + 0.1 * (Math.abs(X1 - X0) + Math.abs(Y1 - Y0));
+      const mi = this.invMass[i]! > 0 ? mass[2 * i]! : 0;
+      if (mi > 0 && this.cor <= 0) {
+        for (let q = 0; q < hps.length; q++) {
+          const e = hps[q]!;
+          const nx = H.nx[e]!, ny = H.ny[e]!;
+          const c0 = H.px[e]! * nx + H.py[e]! * ny;
+          const d = Math.min(X0 * nx + Y0 * ny, X1 * nx + Y1 * ny, X2 * nx + Y2 * ny) - c0;
+          if (d < r + slack) pot.add(KIND_PLANE, i, -1, -1, nx, ny, c0, 0, r, ks * mi, this.friction, 0, eps, x0, -(q + 1));
+        }
+      }
+      if (nItems === 0) continue;
+      const g = r + mr + slack;
+      const cnt = hash.query(Math.min(X0, X1, X2) - g, Math.min(Y0, Y1, Y2) - g, Math.max(X0, X1, X2) + g, Math.max(Y0, Y1, Y2) + g, this.cand);
+      const buf = this.cand.buf;
+      for (let a = 1; a < cnt; a++) {
+        const v = buf[a]!;
+        let b = a - 1;
+        while (b >= 0 && buf[b]! > v) {
+          buf[b + 1] = buf[b]!;
+          b--;
+        }
+        buf[b + 1] = v;
+      }
+      for (let c = 0; c < cnt; c++) {
+        const item = buf[c]!;
+        if (item < nE) {
+          if (this.surface[i] === 0) continue;
+          const a = this.ea[item]!, b = this.eb[item]!;
+          if (this.adjacent(i, a, b)) continue;
+          const m = mi > 0 ? mi : 0.5 * ((this.invMass[a]! > 0 ? mass[2 * a]! : 0) + (this.invMass[b]! > 0 ? mass[2 * b]! : 0));
+          if (!(m > 0)) continue;
+          const rr = r + this.eRad[item]!;
+          const a2 = 2 * a, b2 = 2 * b;
+          const d0 = pointSegDist(X0, Y0, x0[a2]!, x0[a2 + 1]!, x0[b2]!, x0[b2 + 1]!);
+          const d1 = pointSegDist(X1, Y1, xp[a2]!, xp[a2 + 1]!, xp[b2]!, xp[b2 + 1]!);
+          const d2 = xs ? pointSegDist(X2, Y2, xs[a2]!, xs[a2 + 1]!, xs[b2]!, xs[b2 + 1]!) : d1;
+          if (Math.min(d0, d1, d2) >= rr + slack &&
+            sweptPointSegment(X0, Y0, X1, Y1, x0[a2]!, x0[a2 + 1]!, x0[b2]!, x0[b2 + 1]!, xp[a2]!, xp[a2 + 1]!, xp[b2]!, xp[b2 + 1]!) < 0 &&
+            (!xs || sweptPointSegment(X0, Y0, X2, Y2, x0[a2]!, x0[a2 + 1]!, x0[b2]!, x0[b2 + 1]!, xs[a2]!, xs[a2 + 1]!, xs[b2]!, xs[b2 + 1]!) < 0)) continue;
+          // side: a mesh boundary's outside (right of a→b), else the particle's side at the start
+          const sl = (x0[b2]! - x0[a2]!) * (Y0 - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (X0 - x0[a2]!);
+          if (this.eOneSided[item] === 1 && sl > rr * Math.sqrt((x0[b2]! - x0[a2]!) ** 2 + (x0[b2 + 1]! - x0[a2 + 1]!) ** 2)) continue; // deep inside
+          const side = this.eOneSided[item] === 1 ? -1 : sl < 0 ? -1 : 1;
+          pot.add(KIND_EDGE, i, a, b, 0, 0, 0, 0, rr, ks * m, this.friction, 0, eps, x0, item, side);
+          if (!this.inPattern(t.pattern, i, a)) nNew = this.newPair(nNew, i, a);
+          if (!this.inPattern(t.pattern, i, b)) nNew = this.newPair(nNew, i, b);
+          continue;
+        }
+        if (!(mi > 0) || this.corOf(world, item) > 0) continue;
+        if (item < nE + nS) {
+          const s = item - nE, o = 8 * s, col = this.segCol[s]!;
+          const rr = r + this.segRad[s]!;
+          const ax = sg[o + 4]!, ay = sg[o + 5]!, bx = sg[o + 6]!, by = sg[o + 7]!;
+          const d0 = pointSegDist(X0, Y0, ax, ay, bx, by), d1 = pointSegDist(X1, Y1, ax, ay, bx, by), d2 = pointSegDist(X2, Y2, ax, ay, bx, by);
+          if (Math.min(d0, d1, d2) >= rr + slack && sweptPointSegment(X0, Y0, X1, Y1, sg[o]!, sg[o + 1]!, sg[o + 2]!, sg[o + 3]!, ax, ay, bx, by) < 0 &&
+            sweptPointSegment(X0, Y0, X2, Y2, sg[o]!, sg[o + 1]!, sg[o + 2]!, sg[o + 3]!, ax, ay, bx, by) < 0) continue;
+          // surface displacement over the step at the particle's closest point (tangential part: friction)
+          const al = closestAlpha(X0, Y0, ax, ay, bx, by);
+          const sx = ax + al * (bx - ax) - ((1 - al) * sg[o]! + al * sg[o + 2]!);
+          const sy = ay + al * (by - ay) - ((1 - al) * sg[o + 1]! + al * sg[o + 3]!);
+          const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
+          const k = pot.add(KIND_SEGMENT, i, -1, -1, ax, ay, bx, by, rr, ks * mi, this.frictionOf(world, col), 0, eps, x0, item, sl < 0 ? -1 : 1);
+          pot.addSurfaceSlip(k, sx, sy);
+        } else {
+          const cc = item - nE - nS, o = 5 * cc, col = this.circCol[cc]!;
+          const R = ci[o + 4]!;
+          const d0 = Math.sqrt((X0 - ci[o + 2]!) ** 2 + (Y0 - ci[o + 3]!) ** 2) - R;
+          const d1 = Math.sqrt((X1 - ci[o + 2]!) ** 2 + (Y1 - ci[o + 3]!) ** 2) - R;
+          const d2 = Math.sqrt((X2 - ci[o + 2]!) ** 2 + (Y2 - ci[o + 3]!) ** 2) - R;
+          if (Math.min(d0, d1, d2) >= r + slack) continue;
+          const e = world.colliders[col]!;
+          const k = pot.add(KIND_CIRCLE, i, -1, -1, ci[o + 2]!, ci[o + 3]!, R, 0, r, ks * mi, this.frictionOf(world, col), 0, eps, x0, item);
+          // centre displacement plus the spin of the surface (ω R along the tangent)
+          const tg = this.sc;
+          pot.tangent(k, tg);
+          pot.addSurfaceSlip(k, ci[o + 2]! - ci[o]! + h * K.omega[e]! * R * tg[0]!, ci[o + 3]! - ci[o + 1]! + h * K.omega[e]! * R * tg[1]!);
+        }
+      }
+    }
+    if (nNew > 0) {
+      if (this.tokens >= 1) {
+        this.tokens -= 1;
+        const t0 = performance.now();
+        this.rebuildPattern(world, nNew);
+        t = world.topology();
+        this.patternGrowths++;
+        this.msPatternGrowth += performance.now() - t0;
+      } else {
+        this.deferredRebuilds++;
+      }
+    }
+    pot.computeSlots(t.pattern);
+    this.majorized = pot.majorized;
+    this.markSeen(t);
+  }
+
+  /** Per-slot contact-pair map and last-seen steps, after a pattern change (setup rate: allocates). */
+  protected mapPairs(t: Topology, seen: Int32Array | null): void {
+    const pat = t.pattern, m = t.contactPairCount, cp = t.contactPairs;
+    this.slotPair = new Int32Array(pat.nnz).fill(-1);
+    for (let k = 0; k < m; k++) {
+      const u = cp[2 * k]!, v = cp[2 * k + 1]!;
+      const s = findSlot(pat, 2 * (u > v ? u : v), 2 * (u > v ? v : u));
+      if (s >= 0 && this.slotPair[s] === -1) this.slotPair[s] = k;
+    }
+    this.pairSeen = seen ?? new Int32Array(m).fill(this.stepNo);
+    this.slotPatternRef = pat;
+    this.seenTopoRef = t;
+  }
+
+  /** Mark this step's edge candidates' contact pairs as seen (no allocation unless the pattern changed). */
+  protected markSeen(t: Topology): void {
+    if (this.slotPatternRef !== t.pattern || this.seenTopoRef !== t) this.mapPairs(t, null);
+    const pot = this.potential, sp = this.slotPair, seen = this.pairSeen, step = this.stepNo;
+    for (let k = 0; k < pot.count; k++) {
+      if (pot.kind[k] !== KIND_EDGE) continue;
+      for (let q = 0; q < 2; q++) {
+        const s = pot.offDiagonalSlot(k, q);
+        if (s < 0) continue;
+        const c = sp[s]!;
+        if (c >= 0) seen[c] = step;
+      }
+    }
+  }
+
+  /**
+   * Rebuild the contact pattern: keep the topology's contact pairs seen as candidates within the
+   * last `staleSteps` steps, add the `nNew` queued pairs (duplicates merged), rebuild the pattern
+   * and the linear solver. Setup rate (limited by the token bucket): allocates.
+   */
+  protected rebuildPattern(world: PhysicsWorld, nNew: number): void {
+    const t = world.topology();
+    if (this.slotPatternRef !== t.pattern || this.seenTopoRef !== t) this.mapPairs(t, null);
+    const old = t.contactPairCount, cp = t.contactPairs, n = t.n, step = this.stepNo;
+    const out: number[] = [];
+    const seen: number[] = [];
+    const keys = new Set<number>();
+    const push = (u: number, v: number, s: number): void => {
+      const lo = u < v ? u : v, hi = u < v ? v : u;
+      const key = lo * n + hi;
+      if (keys.has(key)) return;
+      keys.add(key);
+      out.push(u, v);
+      seen.push(s);
+    };
+    for (let k = 0; k < old; k++) {
+      if (step - this.pairSeen[k]! > this.staleSteps) {
+        this.droppedPairs++;
+        continue;
+      }
+      push(cp[2 * k]!, cp[2 * k + 1]!, this.pairSeen[k]!);
+    }
+    for (let k = 0; k < nNew; k++) push(this.newPairs[2 * k]!, this.newPairs[2 * k + 1]!, step);
+    setContactPairs(t, Int32Array.from(out), out.length / 2);
+    world.rebuildSolver();
+    this.mapPairs(t, Int32Array.from(seen));
+  }
+
+  protected newPairs: Int32Array = new Int32Array(0);
+
+  protected inPattern(pattern: SymPattern, i: number, j: number): boolean {
+    const hi = i > j ? i : j, lo = i > j ? j : i;
+    return findSlot(pattern, 2 * hi, 2 * lo) >= 0;
+  }
+
+  /** Queue pair (i, j) for the pattern (duplicates are merged when the pattern is built). */
+  protected newPair(nNew: number, i: number, j: number): number {
+    this.newPairs = growI(this.newPairs, 2 * (nNew + 1));
+    this.newPairs[2 * nNew] = i;
+    this.newPairs[2 * nNew + 1] = j;
+    return nNew + 1;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Contact events: this step's touching pairs aggregated per (body, collider) and (body, body)
+ * pair, diffed against the last step into begin / end / active (pooled, allocation-free after
+ * warm-up, deterministic order).
+ */
+import type { PhysicsWorld } from '../world';
+import { growF, growI } from './detection';
+import { ContactResponse } from './response';
+
+/** One contact between a particle (of body A) and a collider or another body, aggregated per pair per step. */
+export interface ContactEvent {
+  /** Body id of the particle's body (0: the particle belongs to no body). */
+  bodyA: number;
+  /** Entity id of one particle of A in the contact. */
+  particle: number;
+  /** Body id of the other body, or 0 when the contact is with a collider. */
+  bodyB: number;
+  /** Entity id of the collider or half-plane, or −1 for body–body contact. */
+  collider: number;
+  /** Contact point (on the surface of B / the collider). */
+  x: number;
+  y: number;
+  /** Unit normal pointing from B (or the collider) towards A. */
+  nx: number;
+  ny: number;
+  /** Normal impulse magnitude summed over the step (N·s). */
+  impulse: number;
+}
+
+function newEvent(): ContactEvent {
+  return { bodyA: 0, particle: -1, bodyB: 0, collider: -1, x: 0, y: 0, nx: 0, ny: 0, impulse: 0 };
+}
+
+const KEY_OFF = 1 << 23;
+
+export class ContactEvents extends ContactResponse {
+
+  /** Contacts that started this step, ended this step, and all current ones (valid until the next step). */
+  begin: ContactEvent[] = [];
+  end: ContactEvent[] = [];
+  active: ContactEvent[] = [];
+  // events
+  protected recKey: Float64Array = new Float64Array(0);
+  protected order: Int32Array = new Int32Array(0);
+  protected prevKeys: Float64Array = new Float64Array(0);
+  protected curKeys: Float64Array = new Float64Array(0);
+  protected pool: ContactEvent[] = [];
+  protected prevPool: ContactEvent[] = [];
+  protected readonly cmp = (a: number, b: number): number => this.recKey[a]! - this.recKey[b]! || a - b;
+
+  /** Aggregate this step's contacts per (body, collider) and (body, body) pair; diff against the last step. */
+  protected collectEvents(world: PhysicsWorld): void {
+    let m = 0;
+    this.recKey = growF(this.recKey, this.nPairs);
+    this.order = growI(this.order, this.nPairs);
+    const nE = this.nE, nS = this.nS, nC = this.nC;
+    for (let k = 0; k < this.nPairs; k++) {
+      if (this.pairHit[k] === 0) continue;
+      const i = this.pairP[k]!, item = this.pairItem[k]!;
+      const actorA = this.actor(i);
+      let kind = 0, other: number;
+      if (item < 0) other = world.halfplanes[-item - 1]!;
+      else if (item < nE) {
+        kind = 1;
+        other = this.actor(this.ea[item]!);
+      } else if (item < nE + nS) other = world.colliders[this.segCol[item - nE]!]!;
+      else if (item < nE + nS + nC) other = world.colliders[this.circCol[item - nE - nS]!]!;
+      else other = world.colliders[this.polyCol[item - nE - nS - nC]!]!;
+      let A = actorA, B = other;
+      if (kind === 1 && B < A) {
+        A = other;
+        B = actorA;
+      }
+      this.recKey[k] = ((A + KEY_OFF) * 2 + kind) * 16777216 + (B + KEY_OFF);
+      this.order[m++] = k;
+    }
+    const ord = this.order.subarray(0, m);
+    ord.sort(this.cmp);
+    // Swap pools: last step's active events stay readable for `end`.
+    const prevPool = this.pool;
+    this.pool = this.prevPool;
+    this.prevPool = prevPool;
+    this.curKeys = growF(this.curKeys, m);
+    const active = this.active;
+    active.length = 0;
+    let nCur = 0;
+    for (let s = 0; s < m; s++) {
+      const k = ord[s]!;
+      const key = this.recKey[k]!;
+      let ev: ContactEvent;
+      if (nCur > 0 && this.curKeys[nCur - 1] === key) {
+        ev = active[nCur - 1]!;
+        ev.impulse += this.pairImp[k]!;
+        continue;
+      }
+      if (this.pool.length <= nCur) this.pool.push(newEvent());
+      ev = this.pool[nCur]!;
+      const i = this.pairP[k]!, item = this.pairItem[k]!;
+      const o = 4 * k;
+      ev.bodyA = this.bodyOf[i]!;
+      ev.particle = this.eidOf[i]!;
+      ev.x = this.pairGeo[o]!;
+      ev.y = this.pairGeo[o + 1]!;
+      ev.nx = this.pairGeo[o + 2]!;
+      ev.ny = this.pairGeo[o + 3]!;
+      ev.impulse = this.pairImp[k]!;
+      if (item >= 0 && item < nE) {
+        ev.bodyB = this.bodyOf[this.ea[item]!]!;
+        ev.collider = -1;
+      } else {
+        ev.bodyB = 0;
+        ev.collider = item < 0 ? world.halfplanes[-item - 1]! : world.colliders[
+          item < nE + nS ? this.segCol[item - nE]! : item < nE + nS + nC ? this.circCol[item - nE - nS]! : this.polyCol[item - nE - nS - nC]!
+        ]!;
+      }
+      this.curKeys[nCur] = key;
+      active.push(ev);
+      nCur++;
+    }
+    // Diff sorted key lists.
+    this.begin.length = 0;
+    this.end.length = 0;
+    let a = 0, b = 0;
+    const prev = this.prevKeys;
+    while (a < nCur || b < this.nPrev) {
+      if (b >= this.nPrev || (a < nCur && this.curKeys[a]! < prev[b]!)) {
+        this.begin.push(active[a]!);
+        a++;
+      } else if (a >= nCur || prev[b]! < this.curKeys[a]!) {
+        this.end.push(this.prevPool[b]!);
+        b++;
+      } else {
+        a++;
+        b++;
+      }
+    }
+    const tmp = this.prevKeys;
+    this.prevKeys = this.curKeys;
+    this.curKeys = tmp;
+    this.nPrev = nCur;
+  }
+
+  /** Contact actor of a particle: its body id, or a unique negative id when it has none. */
+  protected actor(i: number): number {
+    const b = this.bodyOf[i]!;
+    return b > 0 ? b : -(i + 1);
+  }
+}

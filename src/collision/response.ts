@@ -1,0 +1,447 @@
+/**
+ * Post-solve contact response (game mode): swept detection over x⁰ → x (broad phase over the
+ * items' swept boxes, continuous narrow phase), the CCD safety net for pairs the implicit solve
+ * did not cover, and the velocity filter (restitution, Coulomb friction, penetration correction
+ * that never adds energy) for bouncy colliders and integrators without contact in the solve.
+ */
+import type { PhysicsWorld } from '../world';
+import { closestAlpha, sweptPointCircle, sweptPointSegment } from './geometry';
+import { ContactDetection, growF, growI } from './detection';
+
+export class ContactResponse extends ContactDetection {
+  /** Gauss–Seidel passes over the contacts per step. */
+  iterations = 4;
+  protected nPairs = 0;
+  protected pairP: Int32Array = new Int32Array(0);
+  protected pairItem: Int32Array = new Int32Array(0);
+  protected pairHit: Uint8Array = new Uint8Array(0);
+  /** Pair is a barrier candidate of this step's solve: its iterates never crossed it (no correction). */
+  protected pairCovered: Uint8Array = new Uint8Array(0);
+  protected pairImp: Float64Array = new Float64Array(0);
+  protected pairGeo: Float64Array = new Float64Array(0); // 4 per pair: x y nx ny
+  /** Number of pairs that touched in the last step (benchmark figure). */
+  touching = 0;
+  // narrow-phase output
+  protected nx = 0;
+  protected ny = 0;
+  protected pen = 0;
+  protected alpha = 0;
+
+  protected addPair(p: number, item: number): void {
+    const k = this.nPairs++;
+    if (k >= this.pairP.length) {
+      const m = Math.max(64, 2 * this.pairP.length);
+      this.pairP = growI(this.pairP, m);
+      this.pairItem = growI(this.pairItem, m);
+      const hit = new Uint8Array(m);
+      hit.set(this.pairHit);
+      this.pairHit = hit;
+      const cov = new Uint8Array(m);
+      cov.set(this.pairCovered);
+      this.pairCovered = cov;
+      this.pairImp = growF(this.pairImp, m);
+      this.pairGeo = growF(this.pairGeo, 4 * m);
+    }
+    this.pairP[k] = p;
+    this.pairItem[k] = item;
+    this.pairHit[k] = 0;
+    this.pairCovered[k] = 0;
+    this.pairImp[k] = 0;
+  }
+
+  /** Broad phase over swept boxes x0 → x, then Gauss–Seidel passes (narrow phase + response) over the pairs. */
+  protected detect(world: PhysicsWorld): void {
+    const x = world.x, x0 = this.x0, n = this.n;
+    const nE = this.nE, nS = this.nS, nC = this.nC, nP = this.nP;
+    const nItems = nE + nS + nC + nP;
+    // Broad phase.
+    let cell = this.cellSize;
+    if (!(cell > 0)) cell = this.meanEdge > 0 ? 2 * this.meanEdge : Math.max(8 * this.maxRadius, 0.1);
+    const hash = this.hash;
+    hash.begin(nItems, cell);
+    const mr = this.maxRadius;
+    for (let k = 0; k < nE; k++) {
+      const a = 2 * this.ea[k]!, b = 2 * this.eb[k]!;
+      const r = this.eRad[k]! + mr;
+      hash.setBox(k,
+        Math.min(x0[a]!, x0[b]!, x[a]!, x[b]!) - r, Math.min(x0[a + 1]!, x0[b + 1]!, x[a + 1]!, x[b + 1]!) - r,
+        Math.max(x0[a]!, x0[b]!, x[a]!, x[b]!) + r, Math.max(x0[a + 1]!, x0[b + 1]!, x[a + 1]!, x[b + 1]!) + r);
+    }
+    const sg = this.seg;
+    for (let k = 0; k < nS; k++) {
+      const o = 8 * k, r = this.segRad[k]! + mr;
+      hash.setBox(nE + k,
+        Math.min(sg[o]!, sg[o + 2]!, sg[o + 4]!, sg[o + 6]!) - r, Math.min(sg[o + 1]!, sg[o + 3]!, sg[o + 5]!, sg[o + 7]!) - r,
+        Math.max(sg[o]!, sg[o + 2]!, sg[o + 4]!, sg[o + 6]!) + r, Math.max(sg[o + 1]!, sg[o + 3]!, sg[o + 5]!, sg[o + 7]!) + r);
+    }
+    const ci = this.circ;
+    for (let k = 0; k < nC; k++) {
+      const o = 5 * k, r = ci[o + 4]! + mr;
+      hash.setBox(nE + nS + k,
+        Math.min(ci[o]!, ci[o + 2]!) - r, Math.min(ci[o + 1]!, ci[o + 3]!) - r,
+        Math.max(ci[o]!, ci[o + 2]!) + r, Math.max(ci[o + 1]!, ci[o + 3]!) + r);
+    }
+    for (let k = 0; k < nP; k++) {
+      const o = 4 * k;
+      hash.setBox(nE + nS + nC + k, this.polyBox[o]! - mr, this.polyBox[o + 1]! - mr, this.polyBox[o + 2]! + mr, this.polyBox[o + 3]! + mr);
+    }
+    hash.build();
+    // Candidate pairs, by particle in creation order.
+    this.nPairs = 0;
+    const H = world.c.Halfplane, hps = world.halfplanes;
+    for (let i = 0; i < n; i++) {
+      if (this.invMass[i] === 0 && nE === 0) continue;
+      const r = this.radius[i]!;
+      const X0 = x0[2 * i]!, Y0 = x0[2 * i + 1]!, X1 = x[2 * i]!, Y1 = x[2 * i + 1]!;
+      const move = Math.abs(X1 - X0) + Math.abs(Y1 - Y0);
+      for (let q = 0; q < hps.length; q++) {
+        const e = hps[q]!;
+        if (this.invMass[i] === 0) break;
+        const d = (X1 - H.px[e]!) * H.nx[e]! + (Y1 - H.py[e]!) * H.ny[e]!;
+        if (d < 2 * r + move) this.addPair(i, -(q + 1));
+      }
+      if (nItems === 0) continue;
+      const cnt = hash.query(Math.min(X0, X1) - r, Math.min(Y0, Y1) - r, Math.max(X0, X1) + r, Math.max(Y0, Y1) + r, this.cand);
+      const buf = this.cand.buf;
+      // Deterministic and cache-friendly: ascending item order (insertion sort, the lists are short).
+      for (let a = 1; a < cnt; a++) {
+        const v = buf[a]!;
+        let b = a - 1;
+        while (b >= 0 && buf[b]! > v) {
+          buf[b + 1] = buf[b]!;
+          b--;
+        }
+        buf[b + 1] = v;
+      }
+      for (let c = 0; c < cnt; c++) {
+        const item = buf[c]!;
+        if (item < nE) {
+          if (this.surface[i] === 0) continue;
+          const a = this.ea[item]!, b = this.eb[item]!;
+          if (this.adjacent(i, a, b)) continue;
+          if (this.invMass[i] === 0 && this.invMass[a] === 0 && this.invMass[b] === 0) continue;
+          this.addPair(i, item);
+        } else if (this.invMass[i] !== 0) {
+          this.addPair(i, item);
+        }
+      }
+    }
+    if (this.implicitOn) this.markCovered();
+    // Gauss–Seidel passes: narrow phase on the current state, then response.
+    // Later passes only revisit the pairs that touched in the first.
+    for (let k = 0; k < this.nPairs; k++) this.resolvePair(world, k);
+    for (let pass = 1; pass < this.iterations; pass++) {
+      for (let k = 0; k < this.nPairs; k++) if (this.pairHit[k] === 1) this.resolvePair(world, k);
+    }
+  }
+
+  protected resolvePair(world: PhysicsWorld, k: number): void {
+    const i = this.pairP[k]!, item = this.pairItem[k]!;
+    const x = world.x, x0 = this.x0;
+    const r = this.radius[i]!;
+    const i2 = 2 * i;
+    const X0 = x0[i2]!, Y0 = x0[i2 + 1]!;
+    const nE = this.nE, nS = this.nS, nC = this.nC;
+    if (item < 0) {
+      const e = world.halfplanes[-item - 1]!;
+      const H = world.c.Halfplane;
+      const nx = H.nx[e]!, ny = H.ny[e]!;
+      const d = (x[i2]! - H.px[e]!) * nx + (x[i2 + 1]! - H.py[e]!) * ny;
+      if (d >= r) return;
+      this.nx = nx;
+      this.ny = ny;
+      this.pen = r - d;
+      if (!this.gate(world, k, i, item, r, x[i2]! - d * nx, x[i2 + 1]! - d * ny)) return;
+      // Contact point: the foot of the particle on the plane after the correction.
+      this.applyStatic(world, k, i, 0, 0, x[i2]! - d * nx, x[i2 + 1]! - d * ny, this.cor, this.friction);
+      return;
+    }
+    if (item < nE) {
+      const a = this.ea[item]!, b = this.eb[item]!;
+      const a2 = 2 * a, b2 = 2 * b;
+      if (!this.narrowSegment(X0, Y0, x[i2]!, x[i2 + 1]!, x0[a2]!, x0[a2 + 1]!, x0[b2]!, x0[b2 + 1]!,
+        x[a2]!, x[a2 + 1]!, x[b2]!, x[b2 + 1]!, r + this.eRad[item]!, this.eOneSided[item] === 1)) return;
+      const al = this.alpha;
+      if (!this.gate(world, k, i, item, r + this.eRad[item]!, (1 - al) * x[a2]! + al * x[b2]!, (1 - al) * x[a2 + 1]! + al * x[b2 + 1]!)) return;
+      this.respondEdge(world, k, i, a, b);
+      return;
+    }
+    if (item < nE + nS) {
+      const s = item - nE, o = 8 * s, sg = this.seg;
+      if (!this.narrowSegment(X0, Y0, x[i2]!, x[i2 + 1]!, sg[o]!, sg[o + 1]!, sg[o + 2]!, sg[o + 3]!,
+        sg[o + 4]!, sg[o + 5]!, sg[o + 6]!, sg[o + 7]!, r + this.segRad[s]!, false)) return;
+      const col = this.segCol[s]!;
+      const cx = sg[o + 4]! + this.alpha * (sg[o + 6]! - sg[o + 4]!);
+      const cy = sg[o + 5]! + this.alpha * (sg[o + 7]! - sg[o + 5]!);
+      if (!this.gate(world, k, i, item, r + this.segRad[s]!, cx, cy)) return;
+      this.respondCollider(world, k, i, col, cx, cy);
+      return;
+    }
+    if (item < nE + nS + nC) {
+      const c = item - nE - nS, o = 5 * c, ci = this.circ;
+      const rho = ci[o + 4]! + r;
+      const q1x = x[i2]! - ci[o + 2]!, q1y = x[i2 + 1]! - ci[o + 3]!;
+      const d1 = Math.sqrt(q1x * q1x + q1y * q1y);
+      if (d1 < rho) {
+        if (d1 > 1e-12) {
+          this.nx = q1x / d1;
+          this.ny = q1y / d1;
+        } else {
+          this.nx = 0;
+          this.ny = 1;
+        }
+        this.pen = rho - d1;
+      } else {
+        const q0x = X0 - ci[o]!, q0y = Y0 - ci[o + 1]!;
+        const t = sweptPointCircle(q0x, q0y, q1x, q1y, rho);
+        if (t < 0) return;
+        const qx = q0x + t * (q1x - q0x), qy = q0y + t * (q1y - q0y);
+        const dq = Math.sqrt(qx * qx + qy * qy);
+        this.nx = qx / dq;
+        this.ny = qy / dq;
+        this.pen = rho - (q1x * this.nx + q1y * this.ny);
+        if (!(this.pen > 0)) return;
+      }
+      const col = this.circCol[c]!;
+      if (!this.gate(world, k, i, item, r, ci[o + 2]! + this.nx * ci[o + 4]!, ci[o + 3]! + this.ny * ci[o + 4]!)) return;
+      this.respondCollider(world, k, i, col, ci[o + 2]! + this.nx * ci[o + 4]!, ci[o + 3]! + this.ny * ci[o + 4]!);
+      return;
+    }
+    // Polygon interior: a particle that ended inside is pushed out through the nearest edge.
+    const p = item - nE - nS - nC;
+    const start = this.polyStartW[p]!, cnt = this.polyCountW[p]!, w = this.polyWorld;
+    const px = x[i2]!, py = x[i2 + 1]!;
+    let inside = false;
+    for (let j = 0, m = cnt - 1; j < cnt; m = j++) {
+      const xj = w[2 * (start + j)]!, yj = w[2 * (start + j) + 1]!, xm = w[2 * (start + m)]!, ym = w[2 * (start + m) + 1]!;
+      if ((yj > py) !== (ym > py) && px < ((xm - xj) * (py - yj)) / (ym - yj) + xj) inside = !inside;
+    }
+    if (!inside) return;
+    let best = Infinity, bx = 0, by = 0, bnx = 0, bny = 0;
+    for (let j = 0; j < cnt; j++) {
+      const j2 = j + 1 === cnt ? 0 : j + 1;
+      const ax = w[2 * (start + j)]!, ay = w[2 * (start + j) + 1]!, qx = w[2 * (start + j2)]!, qy = w[2 * (start + j2) + 1]!;
+      const al = closestAlpha(px, py, ax, ay, qx, qy);
+      const cx = ax + al * (qx - ax), cy = ay + al * (qy - ay);
+      const d2 = (px - cx) ** 2 + (py - cy) ** 2;
+      if (d2 < best) {
+        best = d2;
+        bx = cx;
+        by = cy;
+        const ex = qx - ax, ey = qy - ay, l = Math.sqrt(ex * ex + ey * ey);
+        bnx = ey / l; // local vertices are stored counter-clockwise: outward is to the right
+        bny = -ex / l;
+      }
+    }
+    this.nx = bnx;
+    this.ny = bny;
+    this.pen = r + Math.sqrt(best);
+    this.respondCollider(world, k, i, this.polyCol[p]!, bx, by);
+  }
+
+  /**
+   * Particle p0→p1 against a segment (a0,b0)→(a1,b1) with combined radius r.
+   * Sets nx, ny (towards the particle), pen (> 0) and alpha; false when apart.
+   * One-sided edges are body boundaries with the body on their left.
+   */
+  protected narrowSegment(
+    p0x: number, p0y: number, p1x: number, p1y: number,
+    a0x: number, a0y: number, b0x: number, b0y: number,
+    a1x: number, a1y: number, b1x: number, b1y: number, r: number, oneSided: boolean,
+  ): boolean {
+    const ex = b1x - a1x, ey = b1y - a1y;
+    const len = Math.sqrt(ex * ex + ey * ey);
+    if (!(len > 0)) return false;
+    const ux = -ey / len, uy = ex / len; // left normal
+    const t = sweptPointSegment(p0x, p0y, p1x, p1y, a0x, a0y, b0x, b0y, a1x, a1y, b1x, b1y);
+    if (t >= 0) {
+      let side = (b0x - a0x) * (p0y - a0y) - (b0y - a0y) * (p0x - a0x);
+      if (side === 0) side = -((p1x - p0x) * ux + (p1y - p0y) * uy);
+      // One-sided: only crossings from outside (the right) count.
+      if (!(oneSided && side > 0)) {
+        const sg = side > 0 ? 1 : -1;
+        this.nx = sg * ux;
+        this.ny = sg * uy;
+        const s1 = (p1x - a1x) * this.nx + (p1y - a1y) * this.ny;
+        this.pen = r - s1;
+        this.alpha = closestAlpha(p1x, p1y, a1x, a1y, b1x, b1y);
+        return this.pen > 0;
+      }
+    }
+    const al = closestAlpha(p1x, p1y, a1x, a1y, b1x, b1y);
+    const cx = a1x + al * ex, cy = a1y + al * ey;
+    const dx = p1x - cx, dy = p1y - cy;
+    const d2 = dx * dx + dy * dy;
+    if (d2 >= r * r) return false;
+    const d = Math.sqrt(d2);
+    this.alpha = al;
+    if (oneSided) {
+      const s = dx * -ux + dy * -uy; // signed distance along the outward (right) normal
+      if (s < 0 && al > 0 && al < 1) {
+        this.nx = -ux;
+        this.ny = -uy;
+        this.pen = r - s;
+        return true;
+      }
+      if (s < 0) return false;
+    }
+    if (d > 1e-12) {
+      this.nx = dx / d;
+      this.ny = dy / d;
+    } else {
+      let side = (p0x - a1x) * ux + (p0y - a1y) * uy;
+      if (oneSided) side = -1;
+      this.nx = side >= 0 ? ux : -ux;
+      this.ny = side >= 0 ? uy : -uy;
+    }
+    this.pen = r - d;
+    return true;
+  }
+
+  /**
+   * With contact in the solve, a pair the solve covers (body edges; colliders with COR 0) is only
+   * recorded (impulse: the penalty force × h, κ·pen·h) unless the particle tunnelled or ended
+   * past the surface (pen > r̂): that is the CCD safety net's case, handled by the response
+   * (back to the correct side, normal velocity removed). Bouncy contacts always go to the filter.
+   */
+  protected gate(world: PhysicsWorld, k: number, i: number, item: number, rtot: number, cx: number, cy: number): boolean {
+    if (!this.implicitOn) return true;
+    if (!(item >= 0 && item < this.nE) && this.corOf(world, item) > 0) return true;
+    if (this.pen > rtot && this.pairCovered[k] === 0) return true;
+    const h = world.dt;
+    let m = this.invMass[i]! > 0 ? 1 / this.invMass[i]! : 0;
+    if (!(m > 0) && item >= 0 && item < this.nE) {
+      const a = this.ea[item]!, b = this.eb[item]!;
+      m = 0.5 * ((this.invMass[a]! > 0 ? 1 / this.invMass[a]! : 0) + (this.invMass[b]! > 0 ? 1 / this.invMass[b]! : 0));
+    }
+    this.record(k, (this.stiffness * m * this.pen) / h, cx, cy);
+    return false;
+  }
+
+  /**
+   * Mark the detected pairs that were barrier candidates of the solve (merge of two lists both
+   * ordered by particle, then half-planes, then items ascending). Their iterates stayed
+   * intersection-free (continuous collision detection in the line search), so a straight-line
+   * swept test x0 → x that "crosses" them is an artefact of the iterates' bent path, not tunnelling.
+   */
+  protected markCovered(): void {
+    const pot = this.potential;
+    let j = 0;
+    for (let k = 0; k < this.nPairs; k++) {
+      const p = this.pairP[k]!, it = this.pairItem[k]!;
+      while (j < pot.count && (pot.node[3 * j]! < p || (pot.node[3 * j] === p && this.before(pot.item[j]!, it)))) j++;
+      if (j < pot.count && pot.node[3 * j] === p && pot.item[j] === it && pot.barrierKappa(j) > 0) this.pairCovered[k] = 1;
+    }
+  }
+
+  protected respondCollider(world: PhysicsWorld, k: number, i: number, col: number, cx: number, cy: number): void {
+    const K = world.c.Collider;
+    const e = world.colliders[col]!;
+    const om = K.omega[e]!;
+    const svx = K.vx[e]! - om * (cy - K.py[e]!);
+    const svy = K.vy[e]! + om * (cx - K.px[e]!);
+    const cor = K.cor[e]! >= 0 ? K.cor[e]! : this.cor;
+    const mu = K.friction[e]! >= 0 ? K.friction[e]! : this.friction;
+    this.applyStatic(world, k, i, svx, svy, cx, cy, cor, mu);
+  }
+
+  /** Velocity filter + penetration correction against an infinitely heavy surface moving at (svx, svy). */
+  protected applyStatic(world: PhysicsWorld, k: number, i: number, svx: number, svy: number, cx: number, cy: number, cor: number, mu: number): void {
+    const x = world.x, v = world.v;
+    const i2 = 2 * i;
+    const nx = this.nx, ny = this.ny, pen = this.pen, h = world.dt;
+    x[i2] = x[i2]! + pen * nx;
+    x[i2 + 1] = x[i2 + 1]! + pen * ny;
+    let rvx = v[i2]! - svx, rvy = v[i2 + 1]! - svy;
+    const vn = rvx * nx + rvy * ny;
+    let jn = 0;
+    if (vn < 0 || pen > 0) {
+      // The solve's acceleration into the normal (only its pull towards the surface counts).
+      const v0 = this.v0;
+      let an = ((v[i2]! - v0[i2]!) * nx + (v[i2 + 1]! - v0[i2 + 1]!) * ny) / h;
+      if (an > 0) an = 0;
+      // u: end-of-step normal velocity (the stored one is a mid-step velocity for
+      // Euler-type integrators). Reflect it by the COR, then pay the lift `pen`
+      // against the pull from it, so the response never adds energy.
+      const half = 0.5 * h * cor * an;
+      const u = vn + half;
+      const mag2 = (u < 0 ? cor * cor * u * u : u * u) + 2 * an * pen;
+      const vnNew = Math.sqrt(mag2 > 0 ? mag2 : 0) - half;
+      const dvn = vnNew - vn;
+      rvx += dvn * nx;
+      rvy += dvn * ny;
+      if (dvn > 0) {
+        jn = dvn;
+        const tx = rvx - vnNew * nx, ty = rvy - vnNew * ny;
+        const vt = Math.sqrt(tx * tx + ty * ty);
+        const dvt = Math.min(vt, mu * dvn);
+        if (vt > 0) {
+          rvx -= (dvt * tx) / vt;
+          rvy -= (dvt * ty) / vt;
+          // The solve already moved the particle by h·v: friction takes back its share of that slide.
+          x[i2] = x[i2]! - (h * dvt * tx) / vt;
+          x[i2 + 1] = x[i2 + 1]! - (h * dvt * ty) / vt;
+        }
+      }
+    }
+    v[i2] = rvx + svx;
+    v[i2 + 1] = rvy + svy;
+    this.record(k, jn / this.invMass[i]!, cx, cy);
+  }
+
+  /** Particle i against body edge (a, b) at the narrow phase's alpha: mass-weighted impulses and correction. */
+  protected respondEdge(world: PhysicsWorld, k: number, i: number, a: number, b: number): void {
+    const x = world.x, v = world.v;
+    const al = this.alpha, be = 1 - al;
+    const wi = this.invMass[i]!, wa = this.invMass[a]!, wb = this.invMass[b]!;
+    const w = wi + be * be * wa + al * al * wb;
+    if (!(w > 0)) return;
+    const nx = this.nx, ny = this.ny;
+    const i2 = 2 * i, a2 = 2 * a, b2 = 2 * b;
+    const corr = this.pen / w;
+    x[i2] = x[i2]! + wi * corr * nx;
+    x[i2 + 1] = x[i2 + 1]! + wi * corr * ny;
+    x[a2] = x[a2]! - be * wa * corr * nx;
+    x[a2 + 1] = x[a2 + 1]! - be * wa * corr * ny;
+    x[b2] = x[b2]! - al * wb * corr * nx;
+    x[b2 + 1] = x[b2 + 1]! - al * wb * corr * ny;
+    const rvx = v[i2]! - be * v[a2]! - al * v[b2]!, rvy = v[i2 + 1]! - be * v[a2 + 1]! - al * v[b2 + 1]!;
+    const vn = rvx * nx + rvy * ny;
+    let Jn = 0;
+    if (vn < 0) {
+      Jn = (-(1 + this.cor) * vn) / w;
+      const tx = rvx - vn * nx, ty = rvy - vn * ny;
+      const vt = Math.sqrt(tx * tx + ty * ty);
+      const Jt = Math.min(vt / w, this.friction * Jn);
+      const jx = Jn * nx - (vt > 0 ? (Jt * tx) / vt : 0);
+      const jy = Jn * ny - (vt > 0 ? (Jt * ty) / vt : 0);
+      if (vt > 0) {
+        // Friction also takes back its share of the slide the solve already made.
+        const fx = (-world.dt * Jt * tx) / vt, fy = (-world.dt * Jt * ty) / vt;
+        x[i2] = x[i2]! + wi * fx;
+        x[i2 + 1] = x[i2 + 1]! + wi * fy;
+        x[a2] = x[a2]! - be * wa * fx;
+        x[a2 + 1] = x[a2 + 1]! - be * wa * fy;
+        x[b2] = x[b2]! - al * wb * fx;
+        x[b2 + 1] = x[b2 + 1]! - al * wb * fy;
+      }
+      v[i2] = v[i2]! + wi * jx;
+      v[i2 + 1] = v[i2 + 1]! + wi * jy;
+      v[a2] = v[a2]! - be * wa * jx;
+      v[a2 + 1] = v[a2 + 1]! - be * wa * jy;
+      v[b2] = v[b2]! - al * wb * jx;
+      v[b2 + 1] = v[b2 + 1]! - al * wb * jy;
+    }
+    this.record(k, Jn, be * x[a2]! + al * x[b2]!, be * x[a2 + 1]! + al * x[b2 + 1]!);
+  }
+
+  protected record(k: number, impulse: number, cx: number, cy: number): void {
+    this.pairHit[k] = 1;
+    this.pairImp[k] = this.pairImp[k]! + (Number.isFinite(impulse) ? impulse : 0);
+    const o = 4 * k;
+    this.pairGeo[o] = cx;
+    this.pairGeo[o + 1] = cy;
+    this.pairGeo[o + 2] = this.nx;
+    this.pairGeo[o + 3] = this.ny;
+  }
+}
