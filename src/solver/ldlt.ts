@@ -11,6 +11,7 @@
  * allocation and no tree traversal.
  */
 import type { SymPattern } from './pattern.js';
+import { buildPattern } from './pattern.js';
 import { invertPermutation } from './amd.js';
 
 /** Pivot tolerance relative to max |A_ii|. */
@@ -58,6 +59,7 @@ export class SparseLDLT {
   private readonly Nend: Int32Array;
 
   constructor(p: SymPattern, perm?: Int32Array) {
+    primeKernels();
     const n = p.n;
     this.n = n;
     if (perm) {
@@ -548,4 +550,31 @@ function factorPairedKernel(
     invD[b] = 1 / db;
   }
   return -1;
+}
+
+/**
+ * V8 (Node 20) allocates a function's feedback vector lazily, after its first ~1 KB of bytecode
+ * has run: a kernel whose first call is a long loop has no type feedback for the code before the
+ * loop, is compiled on stack replacement mid-call, and its regular optimized code then deopts on
+ * the next call at that first statement ("insufficient type feedback"). From then on every call
+ * enters the cached OSR code from the interpreter, the function never tiers up on its own, and a
+ * full GC (which drops OSR code) left it interpreted for a step: 0.5-2 MB of heap numbers in that
+ * step at 1k. So before the first real factorization, the paired kernels run a few dozen times on a
+ * 3-node system (microseconds, once per process): every operation then has feedback first.
+ */
+let primed = false;
+function primeKernels(): void {
+  if (primed) return;
+  primed = true;
+  const p = buildPattern(3, 2, [{ k: 2, nodes: Int32Array.from([0, 1, 1, 2]) }]);
+  const f = new SparseLDLT(p);
+  const values = new Float64Array(p.rowIdx.length);
+  for (let j = 0; j < p.n; j++) {
+    for (let q = p.colPtr[j]; q < p.colPtr[j + 1]; q++) values[q] = p.rowIdx[q] === j ? 10 : -1;
+  }
+  const b = new Float64Array(p.n).fill(1), x = new Float64Array(p.n);
+  for (let k = 0; k < 40; k++) {
+    f.factor(values);
+    f.solve(b, x);
+  }
 }
