@@ -183,7 +183,8 @@ describe('contact-pattern cap', () => {
       expect(r.failSafe).toBe(0);
       expect(r.worst).toBeLessThan(RADIUS);
       // 4 s at a relative 1 m/s, frictionless: the slabs slid past each other by more than 3 m
-      // (measured 7.7 m capped and uncapped alike: frictionless sliding gains speed, see docs/contact.md)
+      // (measured 7.7 m capped and uncapped alike: the upper slab droops over the lower one's end and
+      // gravity speeds both up; total energy does not grow, test/contact-energy.test.ts)
       expect(r.slide).toBeGreaterThan(3);
     }
     // without the cap the pattern grows monotonically and rebuilds keep coming
