@@ -1,0 +1,151 @@
+/**
+ * Restructuring guard for src/collision: the contact hot paths rewritten for V8 (kernels reading
+ * positions from the typed arrays by node index, results in typed scratch, candidate lists in
+ * typed buffers) must give bit-identical states. The hashes are SHA-256 of the positions and
+ * velocities (IEEE bytes) after the given steps, recorded from the contact code before the
+ * rewrite (commit 4861f6b). A deliberate numerical change must update them and say so.
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { PhysicsWorld } from '../src/world';
+import { makeJellyPile } from '../src/collision';
+import { meshBox, meshSheet } from '../src/mesh';
+
+function digest(w: PhysicsWorld): string {
+  const h = createHash('sha256');
+  const p = w.readPositions(), v = w.readVelocities();
+  h.update(new Uint8Array(p.buffer, p.byteOffset, p.byteLength));
+  h.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+  return h.digest('hex').slice(0, 32);
+}
+
+/** 10 jellies × 50 triangles in a box of half-planes, game mode (implicit contact), 150 steps. */
+function pile(): PhysicsWorld {
+  const w = new PhysicsWorld({});
+  makeJellyPile(w, 10, 50);
+  for (let s = 0; s < 150; s++) w.step();
+  return w;
+}
+
+/** test/contact.test.ts's cloth pinned along its top draping over a circle, 120 steps. */
+function cloth(): PhysicsWorld {
+  const w = new PhysicsWorld({});
+  w.contacts.enabled = true;
+  w.contacts.friction = 0.3;
+  w.addCircleCollider(0, 0, 0.3);
+  const sheet = meshSheet(1.2, 0.8, 12, 8);
+  const nv = sheet.positions.length / 2;
+  const top = new Set(sheet.top);
+  const ids: number[] = [];
+  for (let v = 0; v < nv; v++) {
+    ids.push(w.addParticle({ x: sheet.positions[2 * v]! - 0.6, y: sheet.positions[2 * v + 1]! + 0.5, m: 0, radius: 0.01, fixed: top.has(v) && v % 4 === 0 }));
+  }
+  for (let t = 0; t < sheet.triangles.length; t += 3) {
+    w.addTriangle(ids[sheet.triangles[t]!]!, ids[sheet.triangles[t + 1]!]!, ids[sheet.triangles[t + 2]!]!, { youngsModulus: 500, poissonRatio: 0.3, density: 0.5 });
+  }
+  for (let s = 0; s < 120; s++) w.step();
+  return w;
+}
+
+/** test/contact.test.ts's jelly on a slope (half-plane, friction 0.5), 120 steps. */
+function slope(angleDeg: number): PhysicsWorld {
+  const w = new PhysicsWorld({});
+  w.contacts.enabled = true;
+  w.contacts.friction = 0.5;
+  const a = (angleDeg * Math.PI) / 180, c = Math.cos(a), s = Math.sin(a);
+  w.addHalfplane(0, 0, -s, c);
+  const mesh = meshBox(0.4, 0.4, 4, 4);
+  const body = w.createBody();
+  const ids: number[] = [];
+  for (let v = 0; v < mesh.positions.length / 2; v++) {
+    const lx = mesh.positions[2 * v]!, ly = mesh.positions[2 * v + 1]! + 0.2 + 0.021;
+    ids.push(w.addParticle({ x: c * lx - s * ly, y: s * lx + c * ly, m: 0, radius: 0.02, body }));
+  }
+  for (let t = 0; t < mesh.triangles.length; t += 3) {
+    w.addTriangle(ids[mesh.triangles[t]!]!, ids[mesh.triangles[t + 1]!]!, ids[mesh.triangles[t + 2]!]!, { youngsModulus: 2e4, poissonRatio: 0.3, density: 100 });
+  }
+  for (let k = 0; k < 120; k++) w.step();
+  return w;
+}
+
+/** test/contact.test.ts's COR 1 room (half-planes, segment, circle, polygon; velocity filter), 600 steps. */
+function corRoom(): PhysicsWorld {
+  const w = new PhysicsWorld({ gravity: null });
+  w.contacts.enabled = true;
+  w.contacts.cor = 1;
+  w.contacts.friction = 0;
+  w.addHalfplane(0, 0, 0, 1);
+  w.addHalfplane(-2, 0, 1, 0);
+  w.addSegmentCollider(-3, 2, 1.5, 2);
+  w.addCircleCollider(-1, 1, 0.3);
+  w.addPolygonCollider([1, 0, 2, 0, 2, 2, 1, 2]);
+  w.addParticle({ x: 0, y: 1, vx: 3.1, vy: 2.3, m: 1, radius: 0.05 });
+  for (let s = 0; s < 600; s++) w.step();
+  return w;
+}
+
+/** COR 0.5 shots at 100 m/s on a rising segment (CCD in the filter), 12 steps each. */
+function corShots(): PhysicsWorld {
+  const w = new PhysicsWorld({ gravity: null });
+  w.contacts.enabled = true;
+  w.contacts.cor = 0.5;
+  const seg = w.addSegmentCollider(-1, 0, 1, 0);
+  w.setColliderVelocity(seg, 0, 3);
+  for (let k = 0; k < 9; k++) {
+    const ang = ((-80 + 20 * k) * Math.PI) / 180;
+    const sx = Math.sin(ang), cy = Math.cos(ang);
+    w.addParticle({ x: -0.8 * sx, y: 0.8 * cy, vx: 100 * sx, vy: -100 * cy, m: 1, radius: 0.01 });
+  }
+  for (let s = 0; s < 12; s++) w.step();
+  return w;
+}
+
+/** Two jellies (COR 0: implicit contact) dropped on a moving segment and a rotating circle and polygon. */
+function colliders(): PhysicsWorld {
+  const w = new PhysicsWorld({});
+  w.contacts.enabled = true;
+  w.addHalfplane(0, -1, 0, 1);
+  const seg = w.addSegmentCollider(-1.2, 0, 0, -0.2);
+  w.setColliderVelocity(seg, 0.2, 0.1);
+  const circ = w.addCircleCollider(0.6, -0.3, 0.25);
+  w.setColliderVelocity(circ, 0, 0, 2);
+  const poly = w.addPolygonCollider([-0.2, -0.9, 0.3, -0.9, 0.3, -0.6, -0.2, -0.6]);
+  w.setColliderVelocity(poly, 0, 0, -1);
+  const mesh = meshBox(0.4, 0.4, 4, 4);
+  for (const [cx, cy] of [[-0.6, 0.5], [0.5, 0.4]] as const) {
+    const body = w.createBody();
+    const ids: number[] = [];
+    for (let v = 0; v < mesh.positions.length / 2; v++) {
+      ids.push(w.addParticle({ x: cx + mesh.positions[2 * v]!, y: cy + mesh.positions[2 * v + 1]!, m: 0, radius: 0.02, body }));
+    }
+    for (let t = 0; t < mesh.triangles.length; t += 3) {
+      w.addTriangle(ids[mesh.triangles[t]!]!, ids[mesh.triangles[t + 1]!]!, ids[mesh.triangles[t + 2]!]!, { youngsModulus: 2e4, poissonRatio: 0.3, density: 100 });
+    }
+  }
+  for (let s = 0; s < 150; s++) w.step();
+  return w;
+}
+
+const GOLDEN: Record<string, string> = {
+  pile: '251a4912bca0e33cf5abca47b0725315',
+  cloth: '06b571683b2baf20384f2b4d7acb563f',
+  'slope 15': '3c37dec33d133958e8a27cf6d1836ad3',
+  'slope 40': '1cb1a7bdc1cdd65924e2a4b4c2027522',
+  'cor room': '80bbe4fcc232ff92e4050f35ddf75abe',
+  'cor shots': 'cd478f55744f99974eb24e454f581316',
+  colliders: 'd26c18c1d405afd5a09d012aa3d5994b',
+};
+
+const SCENES: Record<string, () => PhysicsWorld> = {
+  pile, cloth, 'slope 15': () => slope(15), 'slope 40': () => slope(40), 'cor room': corRoom, 'cor shots': corShots, colliders,
+};
+
+describe('contact bit-exactness (hashes recorded before the V8 allocation rewrite)', () => {
+  for (const [name, make] of Object.entries(SCENES)) {
+    it(name, () => {
+      const d = digest(make());
+      if (process.env.PRINT_GOLDEN) console.log(`GOLDEN '${name}': '${d}',`);
+      expect(d).toBe(GOLDEN[name]);
+    });
+  }
+});
