@@ -56,22 +56,28 @@ export function cstStrain(
   out[o + 2] = wx * wx + wy * wy - 1;
 }
 
+/** Scratch for the scalar-argument forms, which delegate to the array forms (one implementation). */
+const SX = new Float64Array(6);
+const SQ = new Float64Array(7);
+const SW = new Float64Array(1);
+
+function packScalars(
+  x1: number, y1: number, x2: number, y2: number, x3: number, y3: number,
+  E: number, nu: number, area: number, b00: number, b01: number, b10: number, b11: number,
+): void {
+  SX[0] = x1; SX[1] = y1; SX[2] = x2; SX[3] = y2; SX[4] = x3; SX[5] = y3;
+  SQ[0] = E; SQ[1] = nu; SQ[2] = area; SQ[3] = b00; SQ[4] = b01; SQ[5] = b10; SQ[6] = b11;
+}
+
 /** W = E A/(2(1-nu^2)) [exx^2 + 2 nu exx eyy + eyy^2 + 2(1-nu) exy^2]. */
 export function cstEnergy(
   x1: number, y1: number, x2: number, y2: number, x3: number, y3: number,
   E: number, nu: number, area: number,
   b00: number, b01: number, b10: number, b11: number,
 ): number {
-  const d0x = x2 - x1, d0y = y2 - y1, d1x = x3 - x1, d1y = y3 - y1;
-  const ux = d0x * b00 + d1x * b10;
-  const uy = d0y * b00 + d1y * b10;
-  const wx = d0x * b01 + d1x * b11;
-  const wy = d0y * b01 + d1y * b11;
-  const exx = ux * ux + uy * uy - 1;
-  const eyy = wx * wx + wy * wy - 1;
-  const exy = ux * wx + uy * wy;
-  const c = (E * area) / (2 * (1 - nu * nu));
-  return c * (exx * exx + 2 * nu * exx * eyy + eyy * eyy + 2 * (1 - nu) * exy * exy);
+  packScalars(x1, y1, x2, y2, x3, y3, E, nu, area, b00, b01, b10, b11);
+  cstEnergyAt(SX, 0, 2, 4, SQ, 0, SW, 0);
+  return SW[0]!;
 }
 
 /**
@@ -84,29 +90,8 @@ export function cstGradient(
   b00: number, b01: number, b10: number, b11: number,
   out: Float64Array, o: number,
 ): void {
-  const d0x = x2 - x1, d0y = y2 - y1, d1x = x3 - x1, d1y = y3 - y1;
-  const ux = d0x * b00 + d1x * b10;
-  const uy = d0y * b00 + d1y * b10;
-  const wx = d0x * b01 + d1x * b11;
-  const wy = d0y * b01 + d1y * b11;
-  const exx = ux * ux + uy * uy - 1;
-  const eyy = wx * wx + wy * wy - 1;
-  const exy = ux * wx + uy * wy;
-  const c = (E * area) / (2 * (1 - nu * nu));
-  const sxx = 2 * c * (exx + nu * eyy);
-  const syy = 2 * c * (eyy + nu * exx);
-  const sxy = 4 * c * (1 - nu) * exy;
-  const pux = 2 * sxx * ux + sxy * wx;
-  const puy = 2 * sxx * uy + sxy * wy;
-  const pwx = 2 * syy * wx + sxy * ux;
-  const pwy = 2 * syy * wy + sxy * uy;
-  const cu1 = -(b00 + b10), cw1 = -(b01 + b11);
-  out[o] = cu1 * pux + cw1 * pwx;
-  out[o + 1] = cu1 * puy + cw1 * pwy;
-  out[o + 2] = b00 * pux + b01 * pwx;
-  out[o + 3] = b00 * puy + b01 * pwy;
-  out[o + 4] = b10 * pux + b11 * pwx;
-  out[o + 5] = b10 * puy + b11 * pwy;
+  packScalars(x1, y1, x2, y2, x3, y3, E, nu, area, b00, b01, b10, b11);
+  cstGradientAt(SX, 0, 2, 4, SQ, 0, out, o);
 }
 
 /**
@@ -183,7 +168,7 @@ export function cstHessian(
  * the assembly loops: passing 13 doubles to a call V8 does not inline boxes each
  * one (≈200 B of garbage per triangle per call); integers and arrays are not
  * boxed, nor is a double returned (cstEnergyAt writes W to out[o]). Same arithmetic
- * in the same order as cstEnergy / cstGradient (tested bit-for-bit in test/psd.test.ts).
+ * the scalar forms cstEnergy / cstGradient delegate here (tested bit-for-bit in test/psd.test.ts).
  */
 export function cstEnergyAt(
   x: Float64Array, a: number, b: number, nc: number, q: Float64Array, p: number, out: Float64Array, o: number,
