@@ -7,51 +7,86 @@
  * triangle reach J ≤ 0. Triangles already inverted at x (a scene that starts inverted)
  * impose no limit: their guarded energy (C² extension of 1/J below NH_J_MIN) is finite and
  * pushes them back. Fixed order over triangles; sqrt only.
+ *
+ * V8 (docs/solver.md, "Allocation work"): both loops are module kernels of typed arrays whose
+ * every operation runs on every iteration (branches only select already computed values) and
+ * whose result stays in a scratch Float64Array, with nothing after the loop. A Neo-Hookean
+ * branch first reached after other materials had run the loop (bench --material all) had no
+ * type feedback: its deopt left the function on OSR code re-entered from the interpreter, which
+ * boxed every double (0.3–0.7 MB per step at 4k/10k).
  */
 import { MAT_NEOHOOKEAN } from '../elements/materials';
 import type { Topology } from './topology';
 
 export const INVERSION_SAFETY = 0.9;
 
+/** sc[0] = α (in/out), sc[1] = number of Neo-Hookean triangles (out of countMaterial). */
+const SC = new Float64Array(2);
+
 /** Largest α ∈ (0, 1] keeping every currently positive Neo-Hookean triangle positive. */
 export function triangleMaxStep(t: Topology, x: Float64Array, dx: Float64Array): number {
-  const tr = t.triangles, q = tr.params;
-  let alpha = 1;
-  for (let e = 0; e < tr.count; e++) {
+  const tr = t.triangles;
+  SC[0] = 1;
+  countNeoHookean(tr.count, tr.params, SC);
+  if (SC[1]! > 0) neoHookeanMaxStep(tr.count, tr.nodes, tr.params, x, dx, SC);
+  return SC[0]!;
+}
+
+/** sc[1] = number of triangles with material MAT_NEOHOOKEAN. */
+function countNeoHookean(count: number, q: Float64Array, sc: Float64Array): void {
+  sc[1] = 0;
+  for (let e = 0; e < count; e++) {
+    const m = sc[1]!;
+    sc[1] = q[8 * e + 7] === MAT_NEOHOOKEAN ? m + 1 : m;
+  }
+}
+
+/**
+ * sc[0] = min(sc[0], INVERSION_SAFETY × smallest positive root of J(α)) over the positive
+ * Neo-Hookean triangles. Same operations and comparisons as the scalar form (smallest positive
+ * root of c α² + b α + J0: linear when |c| ≤ 1e-14 (|b| + |c| + J0), none when the discriminant
+ * is negative, else the roots qq/c and J0/qq with qq = −½ (b + sign(b) √disc)), all evaluated
+ * for every triangle; values for triangles that impose no limit are discarded by selection.
+ */
+function neoHookeanMaxStep(count: number, nodes: Int32Array, q: Float64Array, x: Float64Array, dx: Float64Array, sc: Float64Array): void {
+  for (let e = 0; e < count; e++) {
     const p = 8 * e;
-    if (q[p + 7] !== MAT_NEOHOOKEAN) continue;
-    const a = 2 * tr.nodes[3 * e]!, b = 2 * tr.nodes[3 * e + 1]!, c = 2 * tr.nodes[3 * e + 2]!;
+    const isNH = q[p + 7] === MAT_NEOHOOKEAN;
+    const a = 2 * nodes[3 * e]!, b = 2 * nodes[3 * e + 1]!, c = 2 * nodes[3 * e + 2]!;
     const b00 = q[p + 3]!, b01 = q[p + 4]!, b10 = q[p + 5]!, b11 = q[p + 6]!;
     const d0x = x[b]! - x[a]!, d0y = x[b + 1]! - x[a + 1]!, d1x = x[c]! - x[a]!, d1y = x[c + 1]! - x[a + 1]!;
     const e0x = dx[b]! - dx[a]!, e0y = dx[b + 1]! - dx[a + 1]!, e1x = dx[c]! - dx[a]!, e1y = dx[c + 1]! - dx[a + 1]!;
     const f00 = d0x * b00 + d1x * b10, f10 = d0y * b00 + d1y * b10, f01 = d0x * b01 + d1x * b11, f11 = d0y * b01 + d1y * b11;
     const g00 = e0x * b00 + e1x * b10, g10 = e0y * b00 + e1y * b10, g01 = e0x * b01 + e1x * b11, g11 = e0y * b01 + e1y * b11;
     const J0 = f00 * f11 - f01 * f10;
-    if (!(J0 > 0)) continue;
-    const lin = f00 * g11 + g00 * f11 - f01 * g10 - g01 * f10;
-    const quad = g00 * g11 - g01 * g10;
-    const root = smallestPositiveRoot(quad, lin, J0);
-    if (root < Infinity) {
-      const lim = INVERSION_SAFETY * root;
-      if (lim < alpha) alpha = lim;
-    }
+    const positive = J0 > 0;
+    const lb = f00 * g11 + g00 * f11 - f01 * g10 - g01 * f10; // b: linear coefficient
+    const lc = g00 * g11 - g01 * g10; // c: quadratic coefficient
+    // smallest positive root of lc α² + lb α + J0 (Infinity if none)
+    const absB = Math.abs(lb), absC = Math.abs(lc);
+    const scale = absB + absC + J0;
+    const linear = absC <= 1e-14 * scale;
+    const bNeg = lb < 0;
+    const linRoot = -J0 / lb;
+    const linBest = bNeg ? linRoot : Infinity;
+    const disc = lb * lb - 4 * lc * J0;
+    const noReal = disc < 0;
+    const s = Math.sqrt(disc);
+    const bNonNeg = lb >= 0;
+    const negS = -s;
+    const qq = -0.5 * (lb + (bNonNeg ? s : negS));
+    const qqNonZero = qq !== 0;
+    const r1 = qq / lc, r2 = J0 / qq;
+    const r1Pos = r1 > 0, r1Fin = r1 < Infinity;
+    const best1 = r1Pos && r1Fin ? r1 : Infinity;
+    const r2Pos = r2 > 0, r2Less = r2 < best1;
+    const best2 = r2Pos && r2Less ? r2 : best1;
+    const quadBest = noReal ? Infinity : qqNonZero ? best2 : Infinity;
+    const root = linear ? linBest : quadBest;
+    const finite = root < Infinity;
+    const lim = INVERSION_SAFETY * root;
+    const cur = sc[0]!;
+    const lower = lim < cur;
+    sc[0] = isNH && positive && finite && lower ? lim : cur;
   }
-  return alpha;
-}
-
-/** Smallest α > 0 with c α² + b α + J0 = 0 (J0 > 0), or Infinity. */
-function smallestPositiveRoot(c: number, b: number, J0: number): number {
-  const scale = Math.abs(b) + Math.abs(c) + J0;
-  if (Math.abs(c) <= 1e-14 * scale) return b < 0 ? -J0 / b : Infinity;
-  const disc = b * b - 4 * c * J0;
-  if (disc < 0) return Infinity;
-  const s = Math.sqrt(disc);
-  const qq = -0.5 * (b + (b >= 0 ? s : -s));
-  let best = Infinity;
-  if (qq !== 0) {
-    const r1 = qq / c, r2 = J0 / qq;
-    if (r1 > 0 && r1 < best) best = r1;
-    if (r2 > 0 && r2 < best) best = r2;
-  }
-  return best;
 }

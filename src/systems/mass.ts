@@ -9,8 +9,6 @@
  */
 import type { Topology } from './topology';
 
-const BLOCK = new Float64Array(36);
-
 /** out = M d (out zeroed first). */
 export function massMatVec(t: Topology, d: Float64Array, out: Float64Array): void {
   const n = t.ndof;
@@ -44,25 +42,61 @@ export function massQuadratic(t: Topology, d: Float64Array, scratch: Float64Arra
   return s;
 }
 
-/** values += scale · M on the topology's matrix slots (before fixed rows are made identity). */
+/**
+ * values += scale · M on the topology's matrix slots (before fixed rows are made identity).
+ * A driver over loop kernels of typed arrays (scale passed through a scratch array, not as a
+ * double argument V8 would box; every operation of a kernel runs on every iteration, nothing after
+ * the loop: docs/solver.md, "Allocation work").
+ */
 export function addMassMatrix(t: Topology, values: Float64Array, scale = 1): void {
-  const diag = t.diag;
+  MSC[0] = scale;
   if (t.massMatrix === 'lumped') {
-    for (let i = 0; i < t.ndof; i++) values[diag[i]!] = values[diag[i]!]! + scale * t.mass[i]!;
+    addScaledDiagonal(t.ndof, t.diag, t.mass, MSC, values);
     return;
   }
-  for (let i = 0; i < t.ndof; i++) values[diag[i]!] = values[diag[i]!]! + scale * t.pointMass[i]!;
-  const tr = t.triangles, tm = t.triMass;
-  for (let e = 0; e < tr.count; e++) {
-    if (tm[e] === 0) continue;
-    const m = tm[e]! / 12;
-    for (let r = 0; r < 6; r++) {
-      for (let c = 0; c < 6; c++) BLOCK[r * 6 + c] = (r & 1) === (c & 1) ? ((r >> 1) === (c >> 1) ? 2 * m : m) : 0;
-    }
-    const map = tr.scatter, base = e * 36;
+  addScaledDiagonal(t.ndof, t.diag, t.pointMass, MSC, values);
+  addConsistentBlocks(t.triangles.count, t.triMass, t.triangles.scatter, MSC, values);
+}
+
+/** Scale passed to the kernels below. */
+const MSC = new Float64Array(1);
+
+/**
+ * Consistent triangle block M_e = m (1 + δab) I₂ (m = ρĀ/12) as coefficients of m: 2 on the
+ * diagonal of each vertex's 2×2 block, 1 on the same-axis entries of the off-diagonal blocks,
+ * 0 elsewhere (row-major 6×6, dofs ax ay bx by cx cy).
+ */
+const BLOCK_COEF = (() => {
+  const k = new Float64Array(36);
+  for (let r = 0; r < 6; r++) for (let c = 0; c < 6; c++) k[r * 6 + c] = (r & 1) === (c & 1) ? ((r >> 1) === (c >> 1) ? 2 : 1) : 0;
+  return k;
+})();
+
+/** values[diag[i]] += sc[0] · m[i] for every dof. */
+function addScaledDiagonal(n: number, diag: Int32Array, m: Float64Array, sc: Float64Array, values: Float64Array): void {
+  const scale = sc[0]!;
+  for (let i = 0; i < n; i++) values[diag[i]!] = values[diag[i]!]! + scale * m[i]!;
+}
+
+/**
+ * values += sc[0] · M_e on each triangle's 36 scatter slots (triangles of zero mass and
+ * slots < 0 unchanged). Entries 2m, m, 0 as BLOCK_COEF · m (exact: ×2, ×1, ×0 of m ≥ 0);
+ * unchanged entries are rewritten with their own value so every operation runs every time.
+ */
+function addConsistentBlocks(count: number, tm: Float64Array, map: Int32Array, sc: Float64Array, values: Float64Array): void {
+  const scale = sc[0]!;
+  for (let e = 0; e < count; e++) {
+    const mass = tm[e]!;
+    const skip = mass === 0;
+    const m = mass / 12;
+    const base = e * 36;
     for (let r = 0; r < 36; r++) {
       const slot = map[base + r]!;
-      if (slot >= 0) values[slot] = values[slot]! + scale * BLOCK[r]!;
+      const valid = slot >= 0;
+      const at = valid ? slot : 0;
+      const old = values[at]!;
+      const next = old + scale * (BLOCK_COEF[r]! * m);
+      values[at] = valid && !skip ? next : old;
     }
   }
 }
