@@ -181,11 +181,16 @@ class AllocMeter {
   max = 0;
   gcSteps = 0;
   constructor() {
+    // the bracket around a timed step also holds the step's pair of clock reads (performance.now()
+    // returns a fresh heap number in Node 20) and the store of their difference: calibrated too
     const noop = (): void => {};
     const d: number[] = [];
+    const sink = new Float64Array(1);
     for (let i = 0; i < 64; i++) {
       this.before();
+      const t0 = performance.now();
       noop();
+      sink[0] = performance.now() - t0;
       d.push(this.raw());
     }
     d.sort((a, b) => a - b);
@@ -223,6 +228,46 @@ function heapUsed(): number {
   return process.memoryUsage().heapUsed;
 }
 
+/** Phase timings (NewtonSolver.profile) are taken on every PROFILE_EVERY-th step only. */
+export const PROFILE_EVERY = 10;
+/**
+ * Warm-up steps run after the full-GC baseline: a full GC drops V8's OSR code, so taking it right
+ * before the timed window made the first timed steps run partly interpreted (docs/solver.md).
+ */
+export const STEPS_AFTER_BASELINE = 5;
+
+/** Step k (counted from the first step after the one that created the Newton state) is profiled. */
+function isProfiled(k: number): boolean {
+  return k % PROFILE_EVERY === 1;
+}
+
+/**
+ * Warm-up steps 1 … warmup − 1 (step 0 created the Newton state), with the same sampled phase
+ * timings as the timed window (step 1 profiled, so both paths of NewtonSolver.step have type
+ * feedback early); the allocation meter and the full-GC heap baseline are set up
+ * STEPS_AFTER_BASELINE steps before the end.
+ */
+function warmUp(world: PhysicsWorld, newton: { profile: boolean }, warmup: number): { meter: AllocMeter; heap0: number; stepsAfterBaseline: number } {
+  const baseAt = Math.max(1, warmup - STEPS_AFTER_BASELINE);
+  let meter: AllocMeter | null = null, heap0 = 0;
+  for (let s = 1; s < warmup; s++) {
+    if (s === baseAt) {
+      meter = new AllocMeter();
+      heap0 = heapUsed();
+    }
+    // a contact-pattern rebuild may replace the Newton state: profile the current one
+    const n = world.workspace().newton ?? newton;
+    n.profile = isProfiled(s);
+    world.step();
+  }
+  if (!meter) {
+    meter = new AllocMeter();
+    heap0 = heapUsed();
+    return { meter, heap0, stepsAfterBaseline: 0 };
+  }
+  return { meter, heap0, stepsAfterBaseline: warmup - baseAt };
+}
+
 /** Game-mode implicit Euler on the jelly. */
 export function benchElastica(name: string, target: number, warmup: number, steps: number, material: MaterialName = 'fosssim'): BenchResult {
   const world = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
@@ -231,27 +276,32 @@ export function benchElastica(name: string, target: number, warmup: number, step
   const ws = world.workspace();
   world.step(); // creates the Newton state
   const newton = ws.newton!;
-  newton.profile = true;
-  for (let s = 1; s < warmup; s++) world.step();
-  const times: number[] = new Array<number>(steps).fill(0);
-  let iters = 0, msA = 0, msF = 0, msS = 0;
+  const w = warmUp(world, newton, warmup);
+  const times = new Float64Array(steps);
+  let iters = 0, msA = 0, msF = 0, msS = 0, profiled = 0;
   const paths = new Set<string>();
-  const meter = new AllocMeter();
-  const heap0 = heapUsed();
+  const { meter } = w;
   for (let s = 0; s < steps; s++) {
-    meter.before();
+    // phase timings (NewtonSolver.profile: ~6 clock reads per step) on sampled steps only, which
+    // the allocation meter skips; every step is timed by one pair of reads around world.step
+    const prof = isProfiled(warmup + s);
+    newton.profile = prof;
+    if (!prof) meter.before();
     const t0 = performance.now();
     world.step();
     times[s] = performance.now() - t0;
-    meter.after();
+    if (!prof) meter.after();
     iters += ws.stats.newtonIters;
-    msA += newton.timing.msAssembly;
-    msF += newton.timing.msFactor;
-    msS += newton.timing.msSolve;
+    if (prof) {
+      msA += newton.timing.msAssembly;
+      msF += newton.timing.msFactor;
+      msS += newton.timing.msSolve;
+      profiled++;
+    }
     paths.add(ws.stats.linearPath);
   }
   const heap1 = heapUsed();
-  const sorted = times.slice().sort((a, b) => a - b);
+  const sorted = Array.from(times).sort((a, b) => a - b);
   const pos = world.readPositions();
   let h = 0;
   for (const i of top) h += pos[2 * i + 1]!;
@@ -260,8 +310,8 @@ export function benchElastica(name: string, target: number, warmup: number, step
     name, engine: 'elastica', material, youngsModulus: jellyModulus(material), triangles: t.triangles.count, dofs: t.ndof, integrator: 'implicit-euler (game: newton+linesearch, psd)',
     linearPath: [...paths].sort().join('+'),
     msPerStepMedian: round(quantile(sorted, 0.5)), msPerStepP95: round(quantile(sorted, 0.95)),
-    newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / steps), msFactor: round(msF / steps), msSolve: round(msS / steps),
-    heapGrowthBytesPerStep: round((heap1 - heap0) / steps, 1),
+    newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / profiled), msFactor: round(msF / profiled), msSolve: round(msS / profiled),
+    heapGrowthBytesPerStep: round((heap1 - w.heap0) / (steps + w.stepsAfterBaseline), 1),
     allocBytesPerStep: round(meter.mean(), 1), allocBytesMaxStep: meter.max, gcSteps: meter.gcSteps,
     sag: round(h / JELLY.size, 4),
   };
@@ -285,45 +335,47 @@ export function benchPile(warmup: number, steps: number, each: number, count = P
   const ws0 = world.workspace();
   world.step(); // creates the Newton state
   let newton = (world.workspace().newton ?? ws0.newton)!;
-  newton.profile = true;
-  for (let s = 1; s < warmup; s++) world.step();
-  const times: number[] = new Array<number>(steps).fill(0);
-  let iters = 0, msA = 0, msF = 0, msS = 0, touching = 0, cand = 0;
+  const w = warmUp(world, newton, warmup);
+  newton = world.workspace().newton ?? newton;
+  const times = new Float64Array(steps);
+  let iters = 0, msA = 0, msF = 0, msS = 0, touching = 0, cand = 0, profiled = 0;
   const paths = new Set<string>();
-  const meter = new AllocMeter();
-  const heap0 = heapUsed();
+  const { meter } = w;
   const rebuilds0 = world.lastStats.contactRebuildsTotal, failSafe0 = world.lastStats.failSafeSteps;
   for (let s = 0; s < steps; s++) {
-    meter.before();
+    const prof = isProfiled(warmup + s);
+    newton.profile = prof;
+    if (!prof) meter.before();
     const t0 = performance.now();
     world.step();
     times[s] = performance.now() - t0;
-    meter.after();
-    // a contact-pattern rebuild replaces the workspace (and its Newton state)
+    if (!prof) meter.after();
+    // a contact-pattern rebuild replaces the workspace (and its Newton state): its phase timings
+    // are those of the old state, which ran the step
     const ws = world.workspace();
-    if (ws.newton && ws.newton !== newton) {
-      newton = ws.newton;
-      newton.profile = true;
-    }
     const st = ws.stats;
     iters += st.newtonIters;
-    msA += newton.timing.msAssembly;
-    msF += newton.timing.msFactor;
-    msS += newton.timing.msSolve;
+    if (prof) {
+      msA += newton.timing.msAssembly;
+      msF += newton.timing.msFactor;
+      msS += newton.timing.msSolve;
+      profiled++;
+    }
+    if (ws.newton && ws.newton !== newton) newton = ws.newton;
     paths.add(st.linearPath);
     touching += st.contactTouching;
     cand += st.contactCandidates;
   }
   const heap1 = heapUsed();
   const st = world.lastStats;
-  const sorted = times.slice().sort((a, b) => a - b);
+  const sorted = Array.from(times).sort((a, b) => a - b);
   return {
     name: PILE, engine: 'elastica', material: 'fosssim', youngsModulus: 2e4, triangles: t.triangles.count, dofs: t.ndof,
     integrator: 'implicit-euler (game: newton+linesearch, psd, contact)',
     linearPath: [...paths].sort().join('+'),
     msPerStepMedian: round(quantile(sorted, 0.5)), msPerStepP95: round(quantile(sorted, 0.95)),
-    newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / steps), msFactor: round(msF / steps), msSolve: round(msS / steps),
-    heapGrowthBytesPerStep: round((heap1 - heap0) / steps, 1),
+    newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / profiled), msFactor: round(msF / profiled), msSolve: round(msS / profiled),
+    heapGrowthBytesPerStep: round((heap1 - w.heap0) / (steps + w.stepsAfterBaseline), 1),
     allocBytesPerStep: round(meter.mean(), 1), allocBytesMaxStep: meter.max, gcSteps: meter.gcSteps,
     sag: round(meanY() / y0, 4),
     contacts: round(touching / steps, 1), candidates: round(cand / steps, 1),
