@@ -10,7 +10,7 @@
 import type { PhysicsWorld } from '../world';
 import { sincos } from '../math';
 import { SpatialHash } from './hash';
-import { closestAlpha, sweptPointSegment } from './geometry';
+import { closestAlpha, GS, pointSegAt, SW, SW_T, sweptPS } from './geometry';
 import { ContactPotential, KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT } from './implicit';
 import { setContactPairs } from '../systems/topology';
 import { findSlot } from '../solver/pattern';
@@ -26,6 +26,37 @@ export function pointSegDist(px: number, py: number, ax: number, ay: number, bx:
   const al = closestAlpha(px, py, ax, ay, bx, by);
   const dx = px - ax - al * (bx - ax), dy = py - ay - al * (by - ay);
   return Math.sqrt(dx * dx + dy * dy);
+}
+
+/** Does node p (at P[p], Q[p]) cross body edge (a, b) moving P → Q (swept point–segment, via the SW scratch)? */
+export function sweptNodes(P: Float64Array, Q: Float64Array, p: number, a: number, b: number): boolean {
+  const w = SW;
+  w[0] = P[p]!;
+  w[1] = P[p + 1]!;
+  w[2] = Q[p]!;
+  w[3] = Q[p + 1]!;
+  w[4] = P[a]!;
+  w[5] = P[a + 1]!;
+  w[6] = P[b]!;
+  w[7] = P[b + 1]!;
+  w[8] = Q[a]!;
+  w[9] = Q[a + 1]!;
+  w[10] = Q[b]!;
+  w[11] = Q[b + 1]!;
+  sweptPS();
+  return !(w[SW_T]! < 0);
+}
+
+/** Does node p moving P → Q cross collider segment sg[o..o+7] (start pose a0 b0, end pose a1 b1)? */
+export function sweptSegment(P: Float64Array, Q: Float64Array, p: number, sg: Float64Array, o: number): boolean {
+  const w = SW;
+  w[0] = P[p]!;
+  w[1] = P[p + 1]!;
+  w[2] = Q[p]!;
+  w[3] = Q[p + 1]!;
+  for (let j = 0; j < 8; j++) w[4 + j] = sg[o + j]!;
+  sweptPS();
+  return !(w[SW_T]! < 0);
 }
 
 export function growF(a: Float64Array, n: number): Float64Array {
@@ -343,6 +374,11 @@ export class ContactDetection {
     this.nP = nP;
   }
 
+  /** The pair's surface is bouncy (COR > 0): corOf without a double crossing the call. */
+  protected bouncy(world: PhysicsWorld, item: number): boolean {
+    return this.corOf(world, item) > 0;
+  }
+
   /** Coefficient of restitution of a pair's surface. */
   protected corOf(world: PhysicsWorld, item: number): number {
     const nE = this.nE, nS = this.nS, nC = this.nC;
@@ -400,23 +436,35 @@ export class ContactDetection {
     const hash = this.hash;
     hash.begin(nItems, cell);
     const mr = this.maxRadius;
+    const hq = hash.q;
+    const st = pot.stageIn;
+    st[7] = 0;
     for (let k = 0; k < nE; k++) {
       const a = 2 * this.ea[k]!, b = 2 * this.eb[k]!;
       const r = this.eRad[k]! + mr;
-      hash.setBox(k,
-        Math.min(x0[a]!, x0[b]!, xp[a]!, xp[b]!, xe[a]!, xe[b]!) - r, Math.min(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!, xe[a + 1]!, xe[b + 1]!) - r,
-        Math.max(x0[a]!, x0[b]!, xp[a]!, xp[b]!, xe[a]!, xe[b]!) + r, Math.max(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!, xe[a + 1]!, xe[b + 1]!) + r);
+      hq[0] = Math.min(x0[a]!, x0[b]!, xp[a]!, xp[b]!, xe[a]!, xe[b]!) - r;
+      hq[1] = Math.min(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!, xe[a + 1]!, xe[b + 1]!) - r;
+      hq[2] = Math.max(x0[a]!, x0[b]!, xp[a]!, xp[b]!, xe[a]!, xe[b]!) + r;
+      hq[3] = Math.max(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!, xe[a + 1]!, xe[b + 1]!) + r;
+      hash.setBoxQ(k);
     }
     const sg = this.seg;
     for (let k = 0; k < nS; k++) {
       const o = 8 * k, r = this.segRad[k]! + mr;
-      hash.setBox(nE + k, Math.min(sg[o + 4]!, sg[o + 6]!) - r, Math.min(sg[o + 5]!, sg[o + 7]!) - r,
-        Math.max(sg[o + 4]!, sg[o + 6]!) + r, Math.max(sg[o + 5]!, sg[o + 7]!) + r);
+      hq[0] = Math.min(sg[o + 4]!, sg[o + 6]!) - r;
+      hq[1] = Math.min(sg[o + 5]!, sg[o + 7]!) - r;
+      hq[2] = Math.max(sg[o + 4]!, sg[o + 6]!) + r;
+      hq[3] = Math.max(sg[o + 5]!, sg[o + 7]!) + r;
+      hash.setBoxQ(nE + k);
     }
     const ci = this.circ;
     for (let k = 0; k < nC; k++) {
       const o = 5 * k, r = ci[o + 4]! + mr;
-      hash.setBox(nE + nS + k, ci[o + 2]! - r, ci[o + 3]! - r, ci[o + 2]! + r, ci[o + 3]! + r);
+      hq[0] = ci[o + 2]! - r;
+      hq[1] = ci[o + 3]! - r;
+      hq[2] = ci[o + 2]! + r;
+      hq[3] = ci[o + 3]! + r;
+      hash.setBoxQ(nE + nS + k);
     }
     hash.build();
     const H = world.c.Halfplane, hps = world.halfplanes, K = world.c.Collider;
@@ -433,12 +481,26 @@ export class ContactDetection {
           const nx = H.nx[e]!, ny = H.ny[e]!;
           const c0 = H.px[e]! * nx + H.py[e]! * ny;
           const d = Math.min(X0 * nx + Y0 * ny, X1 * nx + Y1 * ny, X2 * nx + Y2 * ny) - c0;
-          if (d < r + slack) pot.add(KIND_PLANE, i, -1, -1, nx, ny, c0, 0, r, ks * mi, this.friction, 0, eps, x0, -(q + 1));
+          if (d < r + slack) {
+            st[0] = nx;
+            st[1] = ny;
+            st[2] = c0;
+            st[3] = 0;
+            st[4] = r;
+            st[5] = ks * mi;
+            st[6] = this.friction;
+            st[8] = eps;
+            pot.addStaged(KIND_PLANE, i, -1, -1, x0, -(q + 1), 1);
+          }
         }
       }
       if (nItems === 0) continue;
       const g = r + mr + slack;
-      const cnt = hash.query(Math.min(X0, X1, X2) - g, Math.min(Y0, Y1, Y2) - g, Math.max(X0, X1, X2) + g, Math.max(Y0, Y1, Y2) + g, this.cand);
+      hq[0] = Math.min(X0, X1, X2) - g;
+      hq[1] = Math.min(Y0, Y1, Y2) - g;
+      hq[2] = Math.max(X0, X1, X2) + g;
+      hq[3] = Math.max(Y0, Y1, Y2) + g;
+      const cnt = hash.queryQ(this.cand);
       const buf = this.cand.buf;
       for (let a = 1; a < cnt; a++) {
         const v = buf[a]!;
@@ -459,35 +521,59 @@ export class ContactDetection {
           if (!(m > 0)) continue;
           const rr = r + this.eRad[item]!;
           const a2 = 2 * a, b2 = 2 * b;
-          const d0 = pointSegDist(X0, Y0, x0[a2]!, x0[a2 + 1]!, x0[b2]!, x0[b2 + 1]!);
-          const d1 = pointSegDist(X1, Y1, xp[a2]!, xp[a2 + 1]!, xp[b2]!, xp[b2 + 1]!);
-          const d2 = xs ? pointSegDist(X2, Y2, xs[a2]!, xs[a2 + 1]!, xs[b2]!, xs[b2 + 1]!) : d1;
-          if (Math.min(d0, d1, d2) >= rr + slack &&
-            sweptPointSegment(X0, Y0, X1, Y1, x0[a2]!, x0[a2 + 1]!, x0[b2]!, x0[b2 + 1]!, xp[a2]!, xp[a2 + 1]!, xp[b2]!, xp[b2 + 1]!) < 0 &&
-            (!xs || sweptPointSegment(X0, Y0, X2, Y2, x0[a2]!, x0[a2 + 1]!, x0[b2]!, x0[b2 + 1]!, xs[a2]!, xs[a2 + 1]!, xs[b2]!, xs[b2 + 1]!) < 0)) continue;
+          pointSegAt(x0, 2 * i, x0, a2, b2);
+          const d0 = GS[0]!;
+          pointSegAt(xp, 2 * i, xp, a2, b2);
+          const d1 = GS[0]!;
+          let d2 = d1;
+          if (xs) {
+            pointSegAt(xs, 2 * i, xs, a2, b2);
+            d2 = GS[0]!;
+          }
+          if (Math.min(d0, d1, d2) >= rr + slack && !sweptNodes(x0, xp, 2 * i, a2, b2) && (!xs || !sweptNodes(x0, xs, 2 * i, a2, b2))) continue;
           // side: a mesh boundary's outside (right of a→b), else the particle's side at the start
           const sl = (x0[b2]! - x0[a2]!) * (Y0 - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (X0 - x0[a2]!);
           if (this.eOneSided[item] === 1 && sl > rr * Math.sqrt((x0[b2]! - x0[a2]!) ** 2 + (x0[b2 + 1]! - x0[a2 + 1]!) ** 2)) continue; // deep inside
           const side = this.eOneSided[item] === 1 ? -1 : sl < 0 ? -1 : 1;
-          pot.add(KIND_EDGE, i, a, b, 0, 0, 0, 0, rr, ks * m, this.friction, 0, eps, x0, item, side);
+          st[0] = 0;
+          st[1] = 0;
+          st[2] = 0;
+          st[3] = 0;
+          st[4] = rr;
+          st[5] = ks * m;
+          st[6] = this.friction;
+          st[8] = eps;
+          pot.addStaged(KIND_EDGE, i, a, b, x0, item, side);
           if (!this.inPattern(t.pattern, i, a)) nNew = this.newPair(nNew, i, a);
           if (!this.inPattern(t.pattern, i, b)) nNew = this.newPair(nNew, i, b);
           continue;
         }
-        if (!(mi > 0) || this.corOf(world, item) > 0) continue;
+        if (!(mi > 0) || this.bouncy(world, item)) continue;
         if (item < nE + nS) {
           const s = item - nE, o = 8 * s, col = this.segCol[s]!;
           const rr = r + this.segRad[s]!;
           const ax = sg[o + 4]!, ay = sg[o + 5]!, bx = sg[o + 6]!, by = sg[o + 7]!;
-          const d0 = pointSegDist(X0, Y0, ax, ay, bx, by), d1 = pointSegDist(X1, Y1, ax, ay, bx, by), d2 = pointSegDist(X2, Y2, ax, ay, bx, by);
-          if (Math.min(d0, d1, d2) >= rr + slack && sweptPointSegment(X0, Y0, X1, Y1, sg[o]!, sg[o + 1]!, sg[o + 2]!, sg[o + 3]!, ax, ay, bx, by) < 0 &&
-            sweptPointSegment(X0, Y0, X2, Y2, sg[o]!, sg[o + 1]!, sg[o + 2]!, sg[o + 3]!, ax, ay, bx, by) < 0) continue;
+          pointSegAt(x0, 2 * i, sg, o + 4, o + 6);
+          const d0 = GS[0]!;
+          pointSegAt(xp, 2 * i, sg, o + 4, o + 6);
+          const d1 = GS[0]!;
+          pointSegAt(xe, 2 * i, sg, o + 4, o + 6);
+          const d2 = GS[0]!;
+          if (Math.min(d0, d1, d2) >= rr + slack && !sweptSegment(x0, xp, 2 * i, sg, o) && !sweptSegment(x0, xe, 2 * i, sg, o)) continue;
           // surface displacement over the step at the particle's closest point (tangential part: friction)
           const al = closestAlpha(X0, Y0, ax, ay, bx, by);
           const sx = ax + al * (bx - ax) - ((1 - al) * sg[o]! + al * sg[o + 2]!);
           const sy = ay + al * (by - ay) - ((1 - al) * sg[o + 1]! + al * sg[o + 3]!);
           const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
-          const k = pot.add(KIND_SEGMENT, i, -1, -1, ax, ay, bx, by, rr, ks * mi, this.frictionOf(world, col), 0, eps, x0, item, sl < 0 ? -1 : 1);
+          st[0] = ax;
+          st[1] = ay;
+          st[2] = bx;
+          st[3] = by;
+          st[4] = rr;
+          st[5] = ks * mi;
+          st[6] = this.frictionOf(world, col);
+          st[8] = eps;
+          const k = pot.addStaged(KIND_SEGMENT, i, -1, -1, x0, item, sl < 0 ? -1 : 1);
           pot.addSurfaceSlip(k, sx, sy);
         } else {
           const cc = item - nE - nS, o = 5 * cc, col = this.circCol[cc]!;
@@ -497,7 +583,15 @@ export class ContactDetection {
           const d2 = Math.sqrt((X2 - ci[o + 2]!) ** 2 + (Y2 - ci[o + 3]!) ** 2) - R;
           if (Math.min(d0, d1, d2) >= r + slack) continue;
           const e = world.colliders[col]!;
-          const k = pot.add(KIND_CIRCLE, i, -1, -1, ci[o + 2]!, ci[o + 3]!, R, 0, r, ks * mi, this.frictionOf(world, col), 0, eps, x0, item);
+          st[0] = ci[o + 2]!;
+          st[1] = ci[o + 3]!;
+          st[2] = R;
+          st[3] = 0;
+          st[4] = r;
+          st[5] = ks * mi;
+          st[6] = this.frictionOf(world, col);
+          st[8] = eps;
+          const k = pot.addStaged(KIND_CIRCLE, i, -1, -1, x0, item, 1);
           // centre displacement plus the spin of the surface (ω R along the tangent)
           const tg = this.sc;
           pot.tangent(k, tg);

@@ -45,13 +45,29 @@ export class SpatialHash {
     this.nItems = n;
   }
 
+  /**
+   * Box scratch (world units: minx miny maxx maxy) for setBoxQ / queryQ: hot callers write it and
+   * call those, so no double crosses a call (V8 boxes doubles passed to calls it does not inline).
+   */
+  readonly q = new Float64Array(4);
+
   /** Set item i's box (world units). */
   setBox(i: number, minx: number, miny: number, maxx: number, maxy: number): void {
-    const inv = this.inv, b = this.boxes, o = 4 * i;
-    b[o] = Math.floor(minx * inv);
-    b[o + 1] = Math.floor(miny * inv);
-    b[o + 2] = Math.floor(maxx * inv);
-    b[o + 3] = Math.floor(maxy * inv);
+    const q = this.q;
+    q[0] = minx;
+    q[1] = miny;
+    q[2] = maxx;
+    q[3] = maxy;
+    this.setBoxQ(i);
+  }
+
+  /** Set item i's box from the scratch `q`. */
+  setBoxQ(i: number): void {
+    const inv = this.inv, b = this.boxes, o = 4 * i, q = this.q;
+    b[o] = Math.floor(q[0]! * inv);
+    b[o + 1] = Math.floor(q[1]! * inv);
+    b[o + 2] = Math.floor(q[2]! * inv);
+    b[o + 3] = Math.floor(q[3]! * inv);
   }
 
   /** Bucket all items (after every setBox). */
@@ -109,9 +125,19 @@ export class SpatialHash {
    * `out` from index 0; returns how many (never more than out.length: grows via `grow`).
    */
   query(minx: number, miny: number, maxx: number, maxy: number, out: { buf: Int32Array }): number {
-    const inv = this.inv;
-    const x0 = Math.floor(minx * inv), y0 = Math.floor(miny * inv);
-    const x1 = Math.floor(maxx * inv), y1 = Math.floor(maxy * inv);
+    const q = this.q;
+    q[0] = minx;
+    q[1] = miny;
+    q[2] = maxx;
+    q[3] = maxy;
+    return this.queryQ(out);
+  }
+
+  /** query with the box in the scratch `q`. */
+  queryQ(out: { buf: Int32Array }): number {
+    const inv = this.inv, q = this.q;
+    const x0 = Math.floor(q[0]! * inv), y0 = Math.floor(q[1]! * inv);
+    const x1 = Math.floor(q[2]! * inv), y1 = Math.floor(q[3]! * inv);
     const stamp = this.stamp, b = this.boxes;
     let now = ++this.stampNow;
     if (now === 0x7fffffff) {

@@ -39,7 +39,7 @@
  */
 import type { SymPattern } from '../solver/pattern';
 import { findSlot } from '../solver/pattern';
-import { closestAlpha, sweptPointCircle, sweptPointSegment } from './geometry';
+import { SW, SW_T, sweptPCS, sweptPS } from './geometry';
 import { log } from '../math';
 
 function growF(a: Float64Array, n: number): Float64Array {
@@ -135,8 +135,8 @@ export class ContactPotential {
   private major: Uint8Array = new Uint8Array(0);
   /** Candidates assembled with the diagonal-block majorizer (set by computeSlots). */
   majorized = 0;
-  /** Scratch: d, nx, ny, alpha. */
-  private readonly gq = new Float64Array(4);
+  /** Scratch: d, nx, ny, alpha (geom); [4]: normalForceQ; [5]: impactTimeQ. */
+  private readonly gq = new Float64Array(6);
 
   clear(): void {
     this.count = 0;
@@ -151,30 +151,41 @@ export class ContactPotential {
     kind: number, p: number, a: number, b: number, g0: number, g1: number, g2: number, g3: number,
     r: number, kappa: number, mu: number, st: number, eps: number, xt: Float64Array, item = -1, side = 1,
   ): number {
+    const s = this.stageIn;
+    s[0] = g0;
+    s[1] = g1;
+    s[2] = g2;
+    s[3] = g3;
+    s[4] = r;
+    s[5] = kappa;
+    s[6] = mu;
+    s[7] = st;
+    s[8] = eps;
+    return this.addStaged(kind, p, a, b, xt, item, side);
+  }
+
+  /**
+   * Input scratch of addStaged: g0..g3, r, κ, μ, s_t, ε (the doubles of `add`). Hot callers write
+   * it and call addStaged with integers only (V8 boxes doubles passed to calls it does not inline).
+   */
+  readonly stageIn = new Float64Array(9);
+
+  /** `add` with its doubles in `stageIn`; side is ±1. */
+  addStaged(kind: number, p: number, a: number, b: number, xt: Float64Array, item: number, side: number): number {
+    const si = this.stageIn;
+    const r = si[4]!, kappa = si[5]!, mu = si[6]!, st = si[7]!, eps = si[8]!;
     const k = this.count;
-    if (k + 1 > this.kind.length) {
-      const cap = Math.max(64, 2 * this.kind.length);
-      this.node = growI(this.node, 3 * cap);
-      this.item = growI(this.item, cap);
-      this.geo = growF(this.geo, NG * cap);
-      this.slots = growI(this.slots, NS * cap);
-      const kk = new Uint8Array(cap);
-      kk.set(this.kind);
-      this.kind = kk;
-      const mj = new Uint8Array(cap);
-      mj.set(this.major);
-      this.major = mj;
-    }
+    if (k + 1 > this.kind.length) this.growCandidates();
     this.kind[k] = kind;
     this.node[3 * k] = p;
     this.node[3 * k + 1] = a;
     this.node[3 * k + 2] = b;
     this.item[k] = item;
     const G = this.geo, o = NG * k;
-    G[o + G_A] = g0;
-    G[o + G_A + 1] = g1;
-    G[o + G_A + 2] = g2;
-    G[o + G_A + 3] = g3;
+    G[o + G_A] = si[0]!;
+    G[o + G_A + 1] = si[1]!;
+    G[o + G_A + 2] = si[2]!;
+    G[o + G_A + 3] = si[3]!;
     G[o + G_R] = r;
     G[o + G_K] = kappa;
     G[o + G_EPS] = eps;
@@ -197,7 +208,8 @@ export class ContactPotential {
       G[o + G_KB] = this.barrierStiffness * kappa * (d0 < 0.01 * db ? 8 : 1);
     }
     // lagged normal force for friction, capped at 10 κ r̂ (a barrier force near d = 0 is unbounded)
-    const lambda = Math.min(this.normalForce(k, xt), 10 * kappa * r);
+    this.normalForceQ(k, xt);
+    const lambda = Math.min(q[4]!, 10 * kappa * r);
     const tx = -ny, ty = nx;
     G[o + G_ML] = mu * lambda;
     G[o + G_TX] = tx;
@@ -213,6 +225,21 @@ export class ContactPotential {
     }
     G[o + G_U0] = u0;
     return k;
+  }
+
+  /** Double the candidate buffers (cold). */
+  private growCandidates(): void {
+    const cap = Math.max(64, 2 * this.kind.length);
+    this.node = growI(this.node, 3 * cap);
+    this.item = growI(this.item, cap);
+    this.geo = growF(this.geo, NG * cap);
+    this.slots = growI(this.slots, NS * cap);
+    const kk = new Uint8Array(cap);
+    kk.set(this.kind);
+    this.kind = kk;
+    const mj = new Uint8Array(cap);
+    mj.set(this.major);
+    this.major = mj;
   }
 
   /** Look up the matrix slots of every candidate (all pairs must be in the pattern; −1 where missing). */
@@ -291,7 +318,13 @@ export class ContactPotential {
         bx = x[b]!;
         by = x[b + 1]!;
       }
-      al = closestAlpha(px, py, ax, ay, bx, by);
+      // closestAlpha, inline (no double crossing a call)
+      const cex = bx - ax, cey = by - ay;
+      const l2 = cex * cex + cey * cey;
+      if (l2 > 0) {
+        const ct = ((px - ax) * cex + (py - ay) * cey) / l2;
+        al = ct < 0 ? 0 : ct > 1 ? 1 : ct;
+      }
       if (al > 0 && al < 1) {
         // interior: signed distance to the segment's line, positive on the kept side
         const ex = bx - ax, ey = by - ay, l = Math.sqrt(ex * ex + ey * ey);
@@ -357,9 +390,31 @@ export class ContactPotential {
 
   /** Normal force −∂E_n/∂d = κ·max(0, r̂ − d) − κ_b b'(d) of candidate k at x (finite: 0 when undefined). */
   normalForce(k: number, x: Float64Array): number {
-    this.geom(k, x, this.gq);
-    const f = -this.dEdd(k, this.gq[0]!);
-    return Number.isFinite(f) && f > 0 ? f : 0;
+    this.normalForceQ(k, x);
+    return this.gq[4]!;
+  }
+
+  /** normalForce into gq[4] (geom's values in gq[0..3]); dEdd's operations, no double crossing a call. */
+  private normalForceQ(k: number, x: Float64Array): void {
+    const q = this.gq;
+    this.geom(k, x, q);
+    const G = this.geo, o = NG * k, d = q[0]!;
+    const gap = G[o + G_R]! - d;
+    let f = gap > 0 ? -G[o + G_K]! * gap : 0;
+    const kb = G[o + G_KB]!;
+    if (kb > 0) {
+      q[4] = d;
+      this.barrierB1Q(o);
+      f += kb * q[4]!;
+    }
+    f = -f;
+    q[4] = Number.isFinite(f) && f > 0 ? f : 0;
+  }
+
+  /** gq[4] ← barrierB1(gq[4], d̂ of the candidate at geo offset o). */
+  private barrierB1Q(o: number): void {
+    const q = this.gq;
+    q[4] = barrierB1(q[4]!, this.geo[o + G_DB]!);
   }
 
   /** Barrier stiffness κ_b of candidate k (0: the pair has no barrier this step). */
@@ -548,10 +603,11 @@ export class ContactPotential {
    */
   maxStep(x: Float64Array, dx: Float64Array): number {
     let t = 1;
-    const f = this.ccdFraction;
+    const f = this.ccdFraction, q = this.gq;
     for (let k = 0; k < this.count; k++) {
       if (!(this.geo[NG * k + G_KB]! > 0)) continue; // no barrier: the pair started past its surface, let it out
-      const c = this.impactTime(k, x, dx);
+      this.impactTimeQ(k, x, dx);
+      const c = q[5]!;
       if (c >= 0 && f * c < t) t = f * c;
     }
     return t;
@@ -559,23 +615,54 @@ export class ContactPotential {
 
   /** Earliest t ∈ [0, 1] at which candidate k's particle reaches its surface moving x → x + dx (−1: never). */
   impactTime(k: number, x: Float64Array, dx: Float64Array): number {
-    const G = this.geo, nd = this.node;
+    this.impactTimeQ(k, x, dx);
+    return this.gq[5]!;
+  }
+
+  /** impactTime into gq[5] (swept kernels on the geometry scratch SW: no double crosses a call). */
+  private impactTimeQ(k: number, x: Float64Array, dx: Float64Array): void {
+    const G = this.geo, nd = this.node, w = SW;
     const kind = this.kind[k]!, o = NG * k;
     const p = 2 * nd[3 * k]!;
     const px = x[p]!, py = x[p + 1]!, qx = px + dx[p]!, qy = py + dx[p + 1]!;
     if (kind === KIND_PLANE) {
       const d0 = G[o]! * px + G[o + 1]! * py - G[o + 2]!;
       const d1 = G[o]! * qx + G[o + 1]! * qy - G[o + 2]!;
-      return d0 > 0 && d1 <= 0 ? d0 / (d0 - d1) : -1;
+      this.gq[5] = d0 > 0 && d1 <= 0 ? d0 / (d0 - d1) : -1;
+      return;
     }
-    if (kind === KIND_CIRCLE) return sweptPointCircle(px - G[o]!, py - G[o + 1]!, qx - G[o]!, qy - G[o + 1]!, G[o + 2]!);
+    if (kind === KIND_CIRCLE) {
+      w[0] = px - G[o]!;
+      w[1] = py - G[o + 1]!;
+      w[2] = qx - G[o]!;
+      w[3] = qy - G[o + 1]!;
+      w[4] = G[o + 2]!;
+      sweptPCS();
+      this.gq[5] = w[SW_T]!;
+      return;
+    }
+    w[0] = px;
+    w[1] = py;
+    w[2] = qx;
+    w[3] = qy;
     if (kind === KIND_SEGMENT) {
-      const ax = G[o]!, ay = G[o + 1]!, bx = G[o + 2]!, by = G[o + 3]!;
-      return sweptPointSegment(px, py, qx, qy, ax, ay, bx, by, ax, ay, bx, by);
+      w[4] = w[8] = G[o]!;
+      w[5] = w[9] = G[o + 1]!;
+      w[6] = w[10] = G[o + 2]!;
+      w[7] = w[11] = G[o + 3]!;
+    } else {
+      const a = 2 * nd[3 * k + 1]!, b = 2 * nd[3 * k + 2]!;
+      w[4] = x[a]!;
+      w[5] = x[a + 1]!;
+      w[6] = x[b]!;
+      w[7] = x[b + 1]!;
+      w[8] = x[a]! + dx[a]!;
+      w[9] = x[a + 1]! + dx[a + 1]!;
+      w[10] = x[b]! + dx[b]!;
+      w[11] = x[b + 1]! + dx[b + 1]!;
     }
-    const a = 2 * nd[3 * k + 1]!, b = 2 * nd[3 * k + 2]!;
-    return sweptPointSegment(px, py, qx, qy, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!,
-      x[a]! + dx[a]!, x[a + 1]! + dx[a + 1]!, x[b]! + dx[b]!, x[b + 1]! + dx[b + 1]!);
+    sweptPS();
+    this.gq[5] = w[SW_T]!;
   }
 
   /** True when every value of the candidate set is finite (geometry, stiffnesses, slots' inputs). */

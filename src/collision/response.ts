@@ -5,8 +5,10 @@
  * that never adds energy) for bouncy colliders and integrators without contact in the solve.
  */
 import type { PhysicsWorld } from '../world';
-import { closestAlpha, sweptPointCircle, sweptPointSegment } from './geometry';
+import { closestAlpha, SW, SW_T, sweptPointCircle, sweptPS } from './geometry';
 import { ContactDetection, growF, growI } from './detection';
+
+const R_NX = 0, R_NY = 1, R_PEN = 2, R_AL = 3, R_RT = 4, R_CX = 5, R_CY = 6, R_SVX = 7, R_SVY = 8, R_COR = 9, R_MU = 10, R_IMP = 11;
 
 export class ContactResponse extends ContactDetection {
   /** Gauss–Seidel passes over the contacts per step. */
@@ -21,11 +23,12 @@ export class ContactResponse extends ContactDetection {
   protected pairGeo: Float64Array = new Float64Array(0); // 4 per pair: x y nx ny
   /** Number of pairs that touched in the last step (benchmark figure). */
   touching = 0;
-  // narrow-phase output
-  protected nx = 0;
-  protected ny = 0;
-  protected pen = 0;
-  protected alpha = 0;
+  /**
+   * Narrow-phase output and response inputs (typed scratch, so no double crosses a call V8 does
+   * not inline): normal, penetration, edge fraction α, combined radius, contact point, surface
+   * velocity, COR, μ, impulse (offsets R_*).
+   */
+  protected readonly rq = new Float64Array(12);
 
   protected addPair(p: number, item: number): void {
     const k = this.nPairs++;
@@ -57,15 +60,17 @@ export class ContactResponse extends ContactDetection {
     // Broad phase.
     let cell = this.cellSize;
     if (!(cell > 0)) cell = this.meanEdge > 0 ? 2 * this.meanEdge : Math.max(8 * this.maxRadius, 0.1);
-    const hash = this.hash;
+    const hash = this.hash, hq = hash.q;
     hash.begin(nItems, cell);
     const mr = this.maxRadius;
     for (let k = 0; k < nE; k++) {
       const a = 2 * this.ea[k]!, b = 2 * this.eb[k]!;
       const r = this.eRad[k]! + mr;
-      hash.setBox(k,
-        Math.min(x0[a]!, x0[b]!, x[a]!, x[b]!) - r, Math.min(x0[a + 1]!, x0[b + 1]!, x[a + 1]!, x[b + 1]!) - r,
-        Math.max(x0[a]!, x0[b]!, x[a]!, x[b]!) + r, Math.max(x0[a + 1]!, x0[b + 1]!, x[a + 1]!, x[b + 1]!) + r);
+      hq[0] = Math.min(x0[a]!, x0[b]!, x[a]!, x[b]!) - r;
+      hq[1] = Math.min(x0[a + 1]!, x0[b + 1]!, x[a + 1]!, x[b + 1]!) - r;
+      hq[2] = Math.max(x0[a]!, x0[b]!, x[a]!, x[b]!) + r;
+      hq[3] = Math.max(x0[a + 1]!, x0[b + 1]!, x[a + 1]!, x[b + 1]!) + r;
+      hash.setBoxQ(k);
     }
     const sg = this.seg;
     for (let k = 0; k < nS; k++) {
@@ -101,7 +106,11 @@ export class ContactResponse extends ContactDetection {
         if (d < 2 * r + move) this.addPair(i, -(q + 1));
       }
       if (nItems === 0) continue;
-      const cnt = hash.query(Math.min(X0, X1) - r, Math.min(Y0, Y1) - r, Math.max(X0, X1) + r, Math.max(Y0, Y1) + r, this.cand);
+      hq[0] = Math.min(X0, X1) - r;
+      hq[1] = Math.min(Y0, Y1) - r;
+      hq[2] = Math.max(X0, X1) + r;
+      hq[3] = Math.max(Y0, Y1) + r;
+      const cnt = hash.queryQ(this.cand);
       const buf = this.cand.buf;
       // Deterministic and cache-friendly: ascending item order (insertion sort, the lists are short).
       for (let a = 1; a < cnt; a++) {
@@ -148,33 +157,70 @@ export class ContactResponse extends ContactDetection {
       const nx = H.nx[e]!, ny = H.ny[e]!;
       const d = (x[i2]! - H.px[e]!) * nx + (x[i2 + 1]! - H.py[e]!) * ny;
       if (d >= r) return;
-      this.nx = nx;
-      this.ny = ny;
-      this.pen = r - d;
-      if (!this.gate(world, k, i, item, r, x[i2]! - d * nx, x[i2 + 1]! - d * ny)) return;
+      this.rq[R_NX] = nx;
+      this.rq[R_NY] = ny;
+      this.rq[R_PEN] = r - d;
+      const rq = this.rq;
+      rq[R_RT] = r;
+      rq[R_CX] = x[i2]! - d * nx;
+      rq[R_CY] = x[i2 + 1]! - d * ny;
+      if (!this.gate(world, k, i, item)) return;
       // Contact point: the foot of the particle on the plane after the correction.
-      this.applyStatic(world, k, i, 0, 0, x[i2]! - d * nx, x[i2 + 1]! - d * ny, this.cor, this.friction);
+      rq[R_CX] = x[i2]! - d * nx;
+      rq[R_CY] = x[i2 + 1]! - d * ny;
+      rq[R_SVX] = 0;
+      rq[R_SVY] = 0;
+      rq[R_COR] = this.cor;
+      rq[R_MU] = this.friction;
+      this.applyStatic(world, k, i);
       return;
     }
     if (item < nE) {
       const a = this.ea[item]!, b = this.eb[item]!;
       const a2 = 2 * a, b2 = 2 * b;
-      if (!this.narrowSegment(X0, Y0, x[i2]!, x[i2 + 1]!, x0[a2]!, x0[a2 + 1]!, x0[b2]!, x0[b2 + 1]!,
-        x[a2]!, x[a2 + 1]!, x[b2]!, x[b2 + 1]!, r + this.eRad[item]!, this.eOneSided[item] === 1)) return;
-      const al = this.alpha;
-      if (!this.gate(world, k, i, item, r + this.eRad[item]!, (1 - al) * x[a2]! + al * x[b2]!, (1 - al) * x[a2 + 1]! + al * x[b2 + 1]!)) return;
+      const w = SW, rq = this.rq;
+      w[0] = X0;
+      w[1] = Y0;
+      w[2] = x[i2]!;
+      w[3] = x[i2 + 1]!;
+      w[4] = x0[a2]!;
+      w[5] = x0[a2 + 1]!;
+      w[6] = x0[b2]!;
+      w[7] = x0[b2 + 1]!;
+      w[8] = x[a2]!;
+      w[9] = x[a2 + 1]!;
+      w[10] = x[b2]!;
+      w[11] = x[b2 + 1]!;
+      rq[R_RT] = r + this.eRad[item]!;
+      if (!this.narrowSegment(this.eOneSided[item] === 1)) return;
+      const al = rq[R_AL]!;
+      rq[R_RT] = r + this.eRad[item]!;
+      rq[R_CX] = (1 - al) * x[a2]! + al * x[b2]!;
+      rq[R_CY] = (1 - al) * x[a2 + 1]! + al * x[b2 + 1]!;
+      if (!this.gate(world, k, i, item)) return;
       this.respondEdge(world, k, i, a, b);
       return;
     }
     if (item < nE + nS) {
       const s = item - nE, o = 8 * s, sg = this.seg;
-      if (!this.narrowSegment(X0, Y0, x[i2]!, x[i2 + 1]!, sg[o]!, sg[o + 1]!, sg[o + 2]!, sg[o + 3]!,
-        sg[o + 4]!, sg[o + 5]!, sg[o + 6]!, sg[o + 7]!, r + this.segRad[s]!, false)) return;
+      const w = SW, rq = this.rq;
+      w[0] = X0;
+      w[1] = Y0;
+      w[2] = x[i2]!;
+      w[3] = x[i2 + 1]!;
+      for (let j = 0; j < 8; j++) w[4 + j] = sg[o + j]!;
+      rq[R_RT] = r + this.segRad[s]!;
+      if (!this.narrowSegment(false)) return;
       const col = this.segCol[s]!;
-      const cx = sg[o + 4]! + this.alpha * (sg[o + 6]! - sg[o + 4]!);
-      const cy = sg[o + 5]! + this.alpha * (sg[o + 7]! - sg[o + 5]!);
-      if (!this.gate(world, k, i, item, r + this.segRad[s]!, cx, cy)) return;
-      this.respondCollider(world, k, i, col, cx, cy);
+      const cx = sg[o + 4]! + rq[R_AL]! * (sg[o + 6]! - sg[o + 4]!);
+      const cy = sg[o + 5]! + rq[R_AL]! * (sg[o + 7]! - sg[o + 5]!);
+      rq[R_RT] = r + this.segRad[s]!;
+      rq[R_CX] = cx;
+      rq[R_CY] = cy;
+      if (!this.gate(world, k, i, item)) return;
+      rq[R_CX] = cx;
+      rq[R_CY] = cy;
+      this.respondCollider(world, k, i, col);
       return;
     }
     if (item < nE + nS + nC) {
@@ -184,27 +230,33 @@ export class ContactResponse extends ContactDetection {
       const d1 = Math.sqrt(q1x * q1x + q1y * q1y);
       if (d1 < rho) {
         if (d1 > 1e-12) {
-          this.nx = q1x / d1;
-          this.ny = q1y / d1;
+          this.rq[R_NX] = q1x / d1;
+          this.rq[R_NY] = q1y / d1;
         } else {
-          this.nx = 0;
-          this.ny = 1;
+          this.rq[R_NX] = 0;
+          this.rq[R_NY] = 1;
         }
-        this.pen = rho - d1;
+        this.rq[R_PEN] = rho - d1;
       } else {
         const q0x = X0 - ci[o]!, q0y = Y0 - ci[o + 1]!;
         const t = sweptPointCircle(q0x, q0y, q1x, q1y, rho);
         if (t < 0) return;
         const qx = q0x + t * (q1x - q0x), qy = q0y + t * (q1y - q0y);
         const dq = Math.sqrt(qx * qx + qy * qy);
-        this.nx = qx / dq;
-        this.ny = qy / dq;
-        this.pen = rho - (q1x * this.nx + q1y * this.ny);
-        if (!(this.pen > 0)) return;
+        this.rq[R_NX] = qx / dq;
+        this.rq[R_NY] = qy / dq;
+        this.rq[R_PEN] = rho - (q1x * this.rq[R_NX]! + q1y * this.rq[R_NY]!);
+        if (!(this.rq[R_PEN]! > 0)) return;
       }
       const col = this.circCol[c]!;
-      if (!this.gate(world, k, i, item, r, ci[o + 2]! + this.nx * ci[o + 4]!, ci[o + 3]! + this.ny * ci[o + 4]!)) return;
-      this.respondCollider(world, k, i, col, ci[o + 2]! + this.nx * ci[o + 4]!, ci[o + 3]! + this.ny * ci[o + 4]!);
+      const rq = this.rq;
+      rq[R_RT] = r;
+      rq[R_CX] = ci[o + 2]! + rq[R_NX]! * ci[o + 4]!;
+      rq[R_CY] = ci[o + 3]! + rq[R_NY]! * ci[o + 4]!;
+      if (!this.gate(world, k, i, item)) return;
+      rq[R_CX] = ci[o + 2]! + rq[R_NX]! * ci[o + 4]!;
+      rq[R_CY] = ci[o + 3]! + rq[R_NY]! * ci[o + 4]!;
+      this.respondCollider(world, k, i, col);
       return;
     }
     // Polygon interior: a particle that ended inside is pushed out through the nearest edge.
@@ -233,10 +285,12 @@ export class ContactResponse extends ContactDetection {
         bny = -ex / l;
       }
     }
-    this.nx = bnx;
-    this.ny = bny;
-    this.pen = r + Math.sqrt(best);
-    this.respondCollider(world, k, i, this.polyCol[p]!, bx, by);
+    this.rq[R_NX] = bnx;
+    this.rq[R_NY] = bny;
+    this.rq[R_PEN] = r + Math.sqrt(best);
+    this.rq[R_CX] = bx;
+    this.rq[R_CY] = by;
+    this.respondCollider(world, k, i, this.polyCol[p]!);
   }
 
   /**
@@ -244,57 +298,64 @@ export class ContactResponse extends ContactDetection {
    * Sets nx, ny (towards the particle), pen (> 0) and alpha; false when apart.
    * One-sided edges are body boundaries with the body on their left.
    */
-  protected narrowSegment(
-    p0x: number, p0y: number, p1x: number, p1y: number,
-    a0x: number, a0y: number, b0x: number, b0y: number,
-    a1x: number, a1y: number, b1x: number, b1y: number, r: number, oneSided: boolean,
-  ): boolean {
+  protected narrowSegment(oneSided: boolean): boolean {
+    const w = SW;
+    const p0x = w[0]!, p0y = w[1]!, p1x = w[2]!, p1y = w[3]!;
+    const a0x = w[4]!, a0y = w[5]!, b0x = w[6]!, b0y = w[7]!;
+    const a1x = w[8]!, a1y = w[9]!, b1x = w[10]!, b1y = w[11]!, r = this.rq[R_RT]!;
     const ex = b1x - a1x, ey = b1y - a1y;
     const len = Math.sqrt(ex * ex + ey * ey);
     if (!(len > 0)) return false;
     const ux = -ey / len, uy = ex / len; // left normal
-    const t = sweptPointSegment(p0x, p0y, p1x, p1y, a0x, a0y, b0x, b0y, a1x, a1y, b1x, b1y);
+    sweptPS();
+    const t = w[SW_T]!;
+    // closestAlpha(p1, a1, b1), inline
+    const l2 = ex * ex + ey * ey;
+    let al = 0;
+    if (l2 > 0) {
+      const ct = ((p1x - a1x) * ex + (p1y - a1y) * ey) / l2;
+      al = ct < 0 ? 0 : ct > 1 ? 1 : ct;
+    }
     if (t >= 0) {
       let side = (b0x - a0x) * (p0y - a0y) - (b0y - a0y) * (p0x - a0x);
       if (side === 0) side = -((p1x - p0x) * ux + (p1y - p0y) * uy);
       // One-sided: only crossings from outside (the right) count.
       if (!(oneSided && side > 0)) {
         const sg = side > 0 ? 1 : -1;
-        this.nx = sg * ux;
-        this.ny = sg * uy;
-        const s1 = (p1x - a1x) * this.nx + (p1y - a1y) * this.ny;
-        this.pen = r - s1;
-        this.alpha = closestAlpha(p1x, p1y, a1x, a1y, b1x, b1y);
-        return this.pen > 0;
+        this.rq[R_NX] = sg * ux;
+        this.rq[R_NY] = sg * uy;
+        const s1 = (p1x - a1x) * this.rq[R_NX]! + (p1y - a1y) * this.rq[R_NY]!;
+        this.rq[R_PEN] = r - s1;
+        this.rq[R_AL] = al;
+        return this.rq[R_PEN]! > 0;
       }
     }
-    const al = closestAlpha(p1x, p1y, a1x, a1y, b1x, b1y);
     const cx = a1x + al * ex, cy = a1y + al * ey;
     const dx = p1x - cx, dy = p1y - cy;
     const d2 = dx * dx + dy * dy;
     if (d2 >= r * r) return false;
     const d = Math.sqrt(d2);
-    this.alpha = al;
+    this.rq[R_AL] = al;
     if (oneSided) {
       const s = dx * -ux + dy * -uy; // signed distance along the outward (right) normal
       if (s < 0 && al > 0 && al < 1) {
-        this.nx = -ux;
-        this.ny = -uy;
-        this.pen = r - s;
+        this.rq[R_NX] = -ux;
+        this.rq[R_NY] = -uy;
+        this.rq[R_PEN] = r - s;
         return true;
       }
       if (s < 0) return false;
     }
     if (d > 1e-12) {
-      this.nx = dx / d;
-      this.ny = dy / d;
+      this.rq[R_NX] = dx / d;
+      this.rq[R_NY] = dy / d;
     } else {
       let side = (p0x - a1x) * ux + (p0y - a1y) * uy;
       if (oneSided) side = -1;
-      this.nx = side >= 0 ? ux : -ux;
-      this.ny = side >= 0 ? uy : -uy;
+      this.rq[R_NX] = side >= 0 ? ux : -ux;
+      this.rq[R_NY] = side >= 0 ? uy : -uy;
     }
-    this.pen = r - d;
+    this.rq[R_PEN] = r - d;
     return true;
   }
 
@@ -304,17 +365,19 @@ export class ContactResponse extends ContactDetection {
    * past the surface (pen > r̂): that is the CCD safety net's case, handled by the response
    * (back to the correct side, normal velocity removed). Bouncy contacts always go to the filter.
    */
-  protected gate(world: PhysicsWorld, k: number, i: number, item: number, rtot: number, cx: number, cy: number): boolean {
+  protected gate(world: PhysicsWorld, k: number, i: number, item: number): boolean {
+    const rtot = this.rq[R_RT]!;
     if (!this.implicitOn) return true;
-    if (!(item >= 0 && item < this.nE) && this.corOf(world, item) > 0) return true;
-    if (this.pen > rtot && this.pairCovered[k] === 0) return true;
+    if (!(item >= 0 && item < this.nE) && this.bouncy(world, item)) return true;
+    if (this.rq[R_PEN]! > rtot && this.pairCovered[k] === 0) return true;
     const h = world.dt;
     let m = this.invMass[i]! > 0 ? 1 / this.invMass[i]! : 0;
     if (!(m > 0) && item >= 0 && item < this.nE) {
       const a = this.ea[item]!, b = this.eb[item]!;
       m = 0.5 * ((this.invMass[a]! > 0 ? 1 / this.invMass[a]! : 0) + (this.invMass[b]! > 0 ? 1 / this.invMass[b]! : 0));
     }
-    this.record(k, (this.stiffness * m * this.pen) / h, cx, cy);
+    this.rq[R_IMP] = (this.stiffness * m * this.rq[R_PEN]!) / h;
+    this.record(k);
     return false;
   }
 
@@ -334,7 +397,8 @@ export class ContactResponse extends ContactDetection {
     }
   }
 
-  protected respondCollider(world: PhysicsWorld, k: number, i: number, col: number, cx: number, cy: number): void {
+  protected respondCollider(world: PhysicsWorld, k: number, i: number, col: number): void {
+    const rq = this.rq, cx = rq[R_CX]!, cy = rq[R_CY]!;
     const K = world.c.Collider;
     const e = world.colliders[col]!;
     const om = K.omega[e]!;
@@ -342,14 +406,20 @@ export class ContactResponse extends ContactDetection {
     const svy = K.vy[e]! + om * (cx - K.px[e]!);
     const cor = K.cor[e]! >= 0 ? K.cor[e]! : this.cor;
     const mu = K.friction[e]! >= 0 ? K.friction[e]! : this.friction;
-    this.applyStatic(world, k, i, svx, svy, cx, cy, cor, mu);
+    rq[R_SVX] = svx;
+    rq[R_SVY] = svy;
+    rq[R_COR] = cor;
+    rq[R_MU] = mu;
+    this.applyStatic(world, k, i);
   }
 
   /** Velocity filter + penetration correction against an infinitely heavy surface moving at (svx, svy). */
-  protected applyStatic(world: PhysicsWorld, k: number, i: number, svx: number, svy: number, cx: number, cy: number, cor: number, mu: number): void {
+  protected applyStatic(world: PhysicsWorld, k: number, i: number): void {
+    const rq = this.rq;
+    const svx = rq[R_SVX]!, svy = rq[R_SVY]!, cor = rq[R_COR]!, mu = rq[R_MU]!;
     const x = world.x, v = world.v;
     const i2 = 2 * i;
-    const nx = this.nx, ny = this.ny, pen = this.pen, h = world.dt;
+    const nx = this.rq[R_NX]!, ny = this.rq[R_NY]!, pen = this.rq[R_PEN]!, h = world.dt;
     x[i2] = x[i2]! + pen * nx;
     x[i2 + 1] = x[i2 + 1]! + pen * ny;
     let rvx = v[i2]! - svx, rvy = v[i2 + 1]! - svy;
@@ -386,19 +456,20 @@ export class ContactResponse extends ContactDetection {
     }
     v[i2] = rvx + svx;
     v[i2 + 1] = rvy + svy;
-    this.record(k, jn / this.invMass[i]!, cx, cy);
+    rq[R_IMP] = jn / this.invMass[i]!;
+    this.record(k);
   }
 
   /** Particle i against body edge (a, b) at the narrow phase's alpha: mass-weighted impulses and correction. */
   protected respondEdge(world: PhysicsWorld, k: number, i: number, a: number, b: number): void {
     const x = world.x, v = world.v;
-    const al = this.alpha, be = 1 - al;
+    const al = this.rq[R_AL]!, be = 1 - al;
     const wi = this.invMass[i]!, wa = this.invMass[a]!, wb = this.invMass[b]!;
     const w = wi + be * be * wa + al * al * wb;
     if (!(w > 0)) return;
-    const nx = this.nx, ny = this.ny;
+    const nx = this.rq[R_NX]!, ny = this.rq[R_NY]!;
     const i2 = 2 * i, a2 = 2 * a, b2 = 2 * b;
-    const corr = this.pen / w;
+    const corr = this.rq[R_PEN]! / w;
     x[i2] = x[i2]! + wi * corr * nx;
     x[i2 + 1] = x[i2 + 1]! + wi * corr * ny;
     x[a2] = x[a2]! - be * wa * corr * nx;
@@ -432,16 +503,22 @@ export class ContactResponse extends ContactDetection {
       v[b2] = v[b2]! - al * wb * jx;
       v[b2 + 1] = v[b2 + 1]! - al * wb * jy;
     }
-    this.record(k, Jn, be * x[a2]! + al * x[b2]!, be * x[a2 + 1]! + al * x[b2 + 1]!);
+    const rq = this.rq;
+    rq[R_IMP] = Jn;
+    rq[R_CX] = be * x[a2]! + al * x[b2]!;
+    rq[R_CY] = be * x[a2 + 1]! + al * x[b2 + 1]!;
+    this.record(k);
   }
 
-  protected record(k: number, impulse: number, cx: number, cy: number): void {
+  /** Record pair k's impulse rq[R_IMP] at the contact point rq[R_CX], rq[R_CY] with normal rq[R_NX], rq[R_NY]. */
+  protected record(k: number): void {
+    const rq = this.rq, impulse = rq[R_IMP]!, cx = rq[R_CX]!, cy = rq[R_CY]!;
     this.pairHit[k] = 1;
     this.pairImp[k] = this.pairImp[k]! + (Number.isFinite(impulse) ? impulse : 0);
     const o = 4 * k;
     this.pairGeo[o] = cx;
     this.pairGeo[o + 1] = cy;
-    this.pairGeo[o + 2] = this.nx;
-    this.pairGeo[o + 3] = this.ny;
+    this.pairGeo[o + 2] = this.rq[R_NX]!;
+    this.pairGeo[o + 3] = this.rq[R_NY]!;
   }
 }
