@@ -283,6 +283,9 @@ function add2(gU: Float64Array, g: Float64Array, a: number, b: number): void {
 // Triangle loops, each in its own function: array-offset kernels (no boxed double arguments,
 // src/elements/materials.ts), and a hot loop that V8 optimizes as a whole function rather than
 // through on-stack replacement of the caller (whose OSR code deoptimized on every call after the loop).
+// Nothing runs before a loop (the family's arrays are read inside it): a long first call ran such
+// statements before V8 allocated the feedback vector, so the optimized code deoptimized there on
+// the next call and the function then lived on OSR code entered from the interpreter on every call.
 
 /**
  * s[1] += each triangle's energy in turn (same summation order as before; s[0] is scratch). The sum
@@ -290,16 +293,16 @@ function add2(gU: Float64Array, g: Float64Array, a: number, b: number): void {
  * type feedback for all of it (src/solver/newton.ts, inertiaSums).
  */
 function trianglesEnergy(tr: ElementFamily, x: Float64Array, s: Float64Array): void {
-  const q = tr.params, nodes = tr.nodes;
   for (let e = 0; e < tr.count; e++) {
+    const q = tr.params, nodes = tr.nodes;
     triangleEnergyAt(x, 2 * nodes[3 * e]!, 2 * nodes[3 * e + 1]!, 2 * nodes[3 * e + 2]!, q, 8 * e, s, 0);
     s[1] = s[1]! + s[0]!;
   }
 }
 
 function trianglesGradient(tr: ElementFamily, x: Float64Array, g: Float64Array, gU: Float64Array): void {
-  const q = tr.params, nodes = tr.nodes;
   for (let e = 0; e < tr.count; e++) {
+    const q = tr.params, nodes = tr.nodes;
     const a = 2 * nodes[3 * e]!, b = 2 * nodes[3 * e + 1]!, c = 2 * nodes[3 * e + 2]!;
     triangleGradientAt(x, a, b, c, q, 8 * e, g, 0);
     add3(gU, g, a, b, c);
@@ -307,8 +310,8 @@ function trianglesGradient(tr: ElementFamily, x: Float64Array, g: Float64Array, 
 }
 
 function trianglesHessianPSD(tr: ElementFamily, x: Float64Array, h: Float64Array, scale: number, values: Float64Array): void {
-  const q = tr.params, nodes = tr.nodes;
   for (let e = 0; e < tr.count; e++) {
+    const q = tr.params, nodes = tr.nodes;
     const a = 2 * nodes[3 * e]!, b = 2 * nodes[3 * e + 1]!, c = 2 * nodes[3 * e + 2]!, p = 8 * e;
     if (q[p + 7] === 0) cstHessianPSDAt(x, a, b, c, q, p, h, 0);
     else triangleProjectedHessianAt(x, a, b, c, q, p, h, 0);

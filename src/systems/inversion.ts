@@ -27,14 +27,17 @@ const SC = new Float64Array(2);
 export function triangleMaxStep(t: Topology, x: Float64Array, dx: Float64Array): number {
   const tr = t.triangles;
   SC[0] = 1;
+  SC[1] = 0;
   countNeoHookean(tr.count, tr.params, SC);
   if (SC[1]! > 0) neoHookeanMaxStep(tr.count, tr.nodes, tr.params, x, dx, SC);
   return SC[0]!;
 }
 
-/** sc[1] = number of triangles with material MAT_NEOHOOKEAN. */
+/**
+ * sc[1] += number of triangles with material MAT_NEOHOOKEAN (the caller zeroes it: nothing runs
+ * before the loop, whose first, long call would run it before V8 allocates the feedback vector).
+ */
 function countNeoHookean(count: number, q: Float64Array, sc: Float64Array): void {
-  sc[1] = 0;
   for (let e = 0; e < count; e++) {
     const m = sc[1]!;
     sc[1] = q[8 * e + 7] === MAT_NEOHOOKEAN ? m + 1 : m;

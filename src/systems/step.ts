@@ -11,28 +11,50 @@ import { InputError } from '../errors';
 export function gatherState(world: PhysicsWorld): void {
   const t = world.topology();
   const P = world.c.Particle;
-  const x = world.x, v = world.v, eids = t.particleEids;
-  for (let i = 0; i < t.n; i++) {
-    const e = eids[i]!;
-    x[2 * i] = P.x[e]!;
-    x[2 * i + 1] = P.y[e]!;
-    v[2 * i] = P.vx[e]!;
-    v[2 * i + 1] = P.vy[e]!;
-  }
+  gatherKernel(t.n, t.particleEids, P.x, P.y, P.vx, P.vy, world.x, world.v);
 }
 
 /** Copy the dense solver arrays back into the particle components. */
 export function scatterState(world: PhysicsWorld): void {
   const t = world.topology();
   const P = world.c.Particle;
-  const x = world.x, v = world.v, eids = t.particleEids;
-  for (let i = 0; i < t.n; i++) {
+  scatterKernel(t.n, t.particleEids, P.x, P.y, P.vx, P.vy, world.x, world.v);
+}
+
+// Loop kernels with nothing but the loop: the driver's named accesses (world.topology(), …) ran
+// before V8 allocated the feedback vector in the first (long) call, so the old one-function
+// gatherState deoptimized at its first statement and lived on OSR code entered from the
+// interpreter on every call (docs/solver.md, "Allocation work, part 4").
+
+function gatherKernel(
+  n: number, eids: Int32Array, px: Float64Array, py: Float64Array, pvx: Float64Array, pvy: Float64Array,
+  x: Float64Array, v: Float64Array,
+): void {
+  for (let i = 0; i < n; i++) {
     const e = eids[i]!;
-    P.x[e] = x[2 * i]!;
-    P.y[e] = x[2 * i + 1]!;
-    P.vx[e] = v[2 * i]!;
-    P.vy[e] = v[2 * i + 1]!;
+    x[2 * i] = px[e]!;
+    x[2 * i + 1] = py[e]!;
+    v[2 * i] = pvx[e]!;
+    v[2 * i + 1] = pvy[e]!;
   }
+}
+
+function scatterKernel(
+  n: number, eids: Int32Array, px: Float64Array, py: Float64Array, pvx: Float64Array, pvy: Float64Array,
+  x: Float64Array, v: Float64Array,
+): void {
+  for (let i = 0; i < n; i++) {
+    const e = eids[i]!;
+    px[e] = x[2 * i]!;
+    py[e] = x[2 * i + 1]!;
+    pvx[e] = v[2 * i]!;
+    pvy[e] = v[2 * i + 1]!;
+  }
+}
+
+/** dst[i] = src[i] for i < n (no subarray view per step). */
+function copyPrefix(n: number, src: Float64Array, dst: Float64Array): void {
+  for (let i = 0; i < n; i++) dst[i] = src[i]!;
 }
 
 /** Forces and time integration over the dense state. */
@@ -103,8 +125,8 @@ export function runStep(world: PhysicsWorld): void {
     g.v = new Float64Array(n);
   }
   const x = world.x, v = world.v;
-  g.x.set(x.subarray(0, n));
-  g.v.set(v.subarray(0, n));
+  copyPrefix(n, x, g.x);
+  copyPrefix(n, v, g.v);
   let reason = '';
   try {
     world.contacts.snapshot(world);
