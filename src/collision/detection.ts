@@ -502,15 +502,6 @@ export class ContactDetection {
       hq[3] = Math.max(Y0, Y1, Y2) + g;
       const cnt = hash.queryQ(this.cand);
       const buf = this.cand.buf;
-      for (let a = 1; a < cnt; a++) {
-        const v = buf[a]!;
-        let b = a - 1;
-        while (b >= 0 && buf[b]! > v) {
-          buf[b + 1] = buf[b]!;
-          b--;
-        }
-        buf[b + 1] = v;
-      }
       for (let c = 0; c < cnt; c++) {
         const item = buf[c]!;
         if (item < nE) {

@@ -122,7 +122,7 @@ export class SpatialHash {
 
   /**
    * Items whose boxes share a cell with the query box, each once, written to
-   * `out` from index 0; returns how many (never more than out.length: grows via `grow`).
+   * `out` from index 0 in ascending order; returns how many (grows `out` via `grow`).
    */
   query(minx: number, miny: number, maxx: number, maxy: number, out: { buf: Int32Array }): number {
     const q = this.q;
@@ -133,8 +133,14 @@ export class SpatialHash {
     return this.queryQ(out);
   }
 
-  /** query with the box in the scratch `q`. */
+  /** query with the box in the scratch `q`; items come out in ascending order (deterministic, cache-friendly). */
   queryQ(out: { buf: Int32Array }): number {
+    const k = this.collect(out);
+    sortAscending(out.buf, k);
+    return k;
+  }
+
+  private collect(out: { buf: Int32Array }): number {
     const inv = this.inv, q = this.q;
     const x0 = Math.floor(q[0]! * inv), y0 = Math.floor(q[1]! * inv);
     const x1 = Math.floor(q[2]! * inv), y1 = Math.floor(q[3]! * inv);
@@ -188,4 +194,17 @@ function grow(out: { buf: Int32Array }): void {
   const g = new Int32Array(Math.max(16, out.buf.length * 2));
   g.set(out.buf);
   out.buf = g;
+}
+
+/** Insertion sort of buf[0..n): query lists are short. */
+function sortAscending(buf: Int32Array, n: number): void {
+  for (let a = 1; a < n; a++) {
+    const v = buf[a]!;
+    let b = a - 1;
+    while (b >= 0 && buf[b]! > v) {
+      buf[b + 1] = buf[b]!;
+      b--;
+    }
+    buf[b + 1] = v;
+  }
 }

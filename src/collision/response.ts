@@ -112,16 +112,6 @@ export class ContactResponse extends ContactDetection {
       hq[3] = Math.max(Y0, Y1) + r;
       const cnt = hash.queryQ(this.cand);
       const buf = this.cand.buf;
-      // Deterministic and cache-friendly: ascending item order (insertion sort, the lists are short).
-      for (let a = 1; a < cnt; a++) {
-        const v = buf[a]!;
-        let b = a - 1;
-        while (b >= 0 && buf[b]! > v) {
-          buf[b + 1] = buf[b]!;
-          b--;
-        }
-        buf[b + 1] = v;
-      }
       for (let c = 0; c < cnt; c++) {
         const item = buf[c]!;
         if (item < nE) {
