@@ -28,8 +28,8 @@ export function pointSegDist(px: number, py: number, ax: number, ay: number, bx:
   return Math.sqrt(dx * dx + dy * dy);
 }
 
-/** Does node p (at P[p], Q[p]) cross body edge (a, b) moving P → Q (swept point–segment, via the SW scratch)? */
-export function sweptNodes(P: Float64Array, Q: Float64Array, p: number, a: number, b: number): boolean {
+/** Load the SW scratch with node p and body edge (a, b), each moving P → Q (the swept point–segment layout). */
+export function loadSweptNodes(P: Float64Array, Q: Float64Array, p: number, a: number, b: number): void {
   const w = SW;
   w[0] = P[p]!;
   w[1] = P[p + 1]!;
@@ -43,20 +43,30 @@ export function sweptNodes(P: Float64Array, Q: Float64Array, p: number, a: numbe
   w[9] = Q[a + 1]!;
   w[10] = Q[b]!;
   w[11] = Q[b + 1]!;
-  sweptPS();
-  return !(w[SW_T]! < 0);
 }
 
-/** Does node p moving P → Q cross collider segment sg[o..o+7] (start pose a0 b0, end pose a1 b1)? */
-export function sweptSegment(P: Float64Array, Q: Float64Array, p: number, sg: Float64Array, o: number): boolean {
+/** Load the SW scratch with node p moving P → Q and collider segment sg[o..o+7] (start pose a0 b0, end pose a1 b1). */
+export function loadSweptSegment(P: Float64Array, Q: Float64Array, p: number, sg: Float64Array, o: number): void {
   const w = SW;
   w[0] = P[p]!;
   w[1] = P[p + 1]!;
   w[2] = Q[p]!;
   w[3] = Q[p + 1]!;
   for (let j = 0; j < 8; j++) w[4 + j] = sg[o + j]!;
+}
+
+/** Does node p (at P[p], Q[p]) cross body edge (a, b) moving P → Q (swept point–segment, via the SW scratch)? */
+export function sweptNodes(P: Float64Array, Q: Float64Array, p: number, a: number, b: number): boolean {
+  loadSweptNodes(P, Q, p, a, b);
   sweptPS();
-  return !(w[SW_T]! < 0);
+  return !(SW[SW_T]! < 0);
+}
+
+/** Does node p moving P → Q cross collider segment sg[o..o+7] (start pose a0 b0, end pose a1 b1)? */
+export function sweptSegment(P: Float64Array, Q: Float64Array, p: number, sg: Float64Array, o: number): boolean {
+  loadSweptSegment(P, Q, p, sg, o);
+  sweptPS();
+  return !(SW[SW_T]! < 0);
 }
 
 export function growF(a: Float64Array, n: number): Float64Array {

@@ -6,7 +6,7 @@
  */
 import type { PhysicsWorld } from '../world';
 import { closestAlpha, SW, SW_T, sweptPointCircle, sweptPS } from './geometry';
-import { ContactDetection, growF, growI } from './detection';
+import { ContactDetection, growF, growI, loadSweptNodes, loadSweptSegment } from './detection';
 
 const R_NX = 0, R_NY = 1, R_PEN = 2, R_AL = 3, R_RT = 4, R_CX = 5, R_CY = 6, R_SVX = 7, R_SVY = 8, R_COR = 9, R_MU = 10, R_IMP = 11;
 
@@ -168,19 +168,8 @@ export class ContactResponse extends ContactDetection {
     if (item < nE) {
       const a = this.ea[item]!, b = this.eb[item]!;
       const a2 = 2 * a, b2 = 2 * b;
-      const w = SW, rq = this.rq;
-      w[0] = X0;
-      w[1] = Y0;
-      w[2] = x[i2]!;
-      w[3] = x[i2 + 1]!;
-      w[4] = x0[a2]!;
-      w[5] = x0[a2 + 1]!;
-      w[6] = x0[b2]!;
-      w[7] = x0[b2 + 1]!;
-      w[8] = x[a2]!;
-      w[9] = x[a2 + 1]!;
-      w[10] = x[b2]!;
-      w[11] = x[b2 + 1]!;
+      const rq = this.rq;
+      loadSweptNodes(x0, x, i2, a2, b2);
       rq[R_RT] = r + this.eRad[item]!;
       if (!this.narrowSegment(this.eOneSided[item] === 1)) return;
       const al = rq[R_AL]!;
@@ -193,12 +182,8 @@ export class ContactResponse extends ContactDetection {
     }
     if (item < nE + nS) {
       const s = item - nE, o = 8 * s, sg = this.seg;
-      const w = SW, rq = this.rq;
-      w[0] = X0;
-      w[1] = Y0;
-      w[2] = x[i2]!;
-      w[3] = x[i2 + 1]!;
-      for (let j = 0; j < 8; j++) w[4 + j] = sg[o + j]!;
+      const rq = this.rq;
+      loadSweptSegment(x0, x, i2, sg, o);
       rq[R_RT] = r + this.segRad[s]!;
       if (!this.narrowSegment(false)) return;
       const col = this.segCol[s]!;
