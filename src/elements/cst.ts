@@ -167,8 +167,8 @@ export function cstHessian(
  * x[a], x[a+1], likewise b, c; E, ν, area, b00, b01, b10, b11 at q[p..p+6]), for
  * the assembly loops: passing 13 doubles to a call V8 does not inline boxes each
  * one (≈200 B of garbage per triangle per call); integers and arrays are not
- * boxed, nor is a double returned (cstEnergyAt writes W to out[o]). Same arithmetic
- * the scalar forms cstEnergy / cstGradient delegate here (tested bit-for-bit in test/psd.test.ts).
+ * boxed, nor is a double returned (cstEnergyAt writes W to out[o]). The scalar forms
+ * cstEnergy / cstGradient delegate here (tested bit-for-bit in test/psd.test.ts).
  */
 export function cstEnergyAt(
   x: Float64Array, a: number, b: number, nc: number, q: Float64Array, p: number, out: Float64Array, o: number,
