@@ -57,15 +57,15 @@ export function exp(x: number): number {
   return expCore(x, 0);
 }
 
-// Module-level scratch for the double-double log (no per-call allocation).
-let logHi = 0;
-let logLo = 0;
+// Scratch for the double-double log: [hi, lo]. A Float64Array, not module-level `let`s: a double
+// stored in a module variable (a context slot) is boxed, 32 B per log() call in optimized code.
+const LOG_DD = new Float64Array(2);
 
 // 2/(2n+1) for n = 1..13: atanh series tail coefficients.
 const T1 = 2 / 3, T2 = 2 / 5, T3 = 2 / 7, T4 = 2 / 9, T5 = 2 / 11, T6 = 2 / 13, T7 = 2 / 15;
 const T8 = 2 / 17, T9 = 2 / 19, T10 = 2 / 21, T11 = 2 / 23, T12 = 2 / 25, T13 = 2 / 27;
 
-/** Sets logHi + logLo = log(x) for finite x > 0 (relative error ~2^-60). */
+/** Sets LOG_DD[0] + LOG_DD[1] = log(x) for finite x > 0 (relative error ~2^-60). */
 function logDD(x: number): void {
   let k = 0;
   if (x < 2.2250738585072014e-308) { x *= TWO54; k = -54; }
@@ -96,8 +96,8 @@ function logDD(x: number): void {
   const err = (a - (s - bb)) + (b - bb); // TwoSum
   const c = k * LN2_LO + 2 * sl + tail + err;
   const h = s + c;
-  logHi = h;
-  logLo = c - (h - s);
+  LOG_DD[0] = h;
+  LOG_DD[1] = c - (h - s);
 }
 
 /** Natural logarithm. log(0) = -Infinity, log(x<0) = NaN, log(Infinity) = Infinity, subnormals handled. */
@@ -107,7 +107,7 @@ export function log(x: number): number {
   if (x === Infinity) return Infinity;
   if (x === 1) return 0;
   logDD(x);
-  return logHi;
+  return LOG_DD[0]!;
 }
 
 function isOddInteger(y: number): boolean {
@@ -152,6 +152,7 @@ export function pow(x: number, y: number): number {
   }
   if (ax === 1) return sign;
   logDD(ax);
+  const logHi = LOG_DD[0]!, logLo = LOG_DD[1]!;
   const zh = y * logHi;
   if (zh > 710) return sign * Infinity;
   if (zh < -746) return sign * 0;

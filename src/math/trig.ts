@@ -48,9 +48,9 @@ function kCos(x: number, y: number): number {
   return ww + (((1 - ww) - hz) + (z * r - x * y));
 }
 
-// Reduction result scratch (module-level, no allocation on the fast path).
-let redY0 = 0;
-let redY1 = 0;
+// Reduction result [y0, y1]. A Float64Array, not module-level `let`s: a double stored in a module
+// variable (a context slot) is boxed on every store.
+const RED = new Float64Array(2);
 
 let twoOverPi = 0n;
 const TOP_BITS = 1300n;
@@ -76,7 +76,7 @@ function initTwoOverPi(): void {
   twoOverPi = (2n << (P + TOP_BITS)) / pi; // (2/pi) * 2^TOP_BITS
 }
 
-/** Exact reduction of a finite |x| >= 2^20 pi/2 (x > 0). Returns n mod 4; sets redY0/redY1. */
+/** Exact reduction of a finite |x| >= 2^20 pi/2 (x > 0). Returns n mod 4; sets RED[0]/RED[1]. */
 function reduceHuge(x: number): number {
   if (twoOverPi === 0n) initTwoOverPi();
   const hx = highWord(x);
@@ -109,12 +109,12 @@ function reduceHuge(x: number): number {
   let y0 = p + c;
   let y1 = c - (y0 - p);
   if (neg) { y0 = -y0; y1 = -y1; }
-  redY0 = y0;
-  redY1 = y1;
+  RED[0] = y0;
+  RED[1] = y1;
   return n;
 }
 
-/** Reduce x (|x| > pi/4, finite) to n*pi/2 + (redY0 + redY1); returns n mod 4. */
+/** Reduce x (|x| > pi/4, finite) to n*pi/2 + (RED[0] + RED[1]); returns n mod 4. */
 function reduce(x: number): number {
   const ax = Math.abs(x);
   let n: number;
@@ -141,15 +141,15 @@ function reduce(x: number): number {
         y0 = r - w;
       }
     }
-    redY0 = y0;
-    redY1 = (r - y0) - w;
+    RED[0] = y0;
+    RED[1] = (r - y0) - w;
     n &= 3;
   } else {
     n = reduceHuge(ax);
   }
   if (x < 0) {
-    redY0 = -redY0;
-    redY1 = -redY1;
+    RED[0] = -RED[0]!;
+    RED[1] = -RED[1]!;
     n = (4 - n) & 3;
   }
   return n;
@@ -165,10 +165,10 @@ export function sin(x: number): number {
   if (ax === Infinity || x !== x) return NaN;
   const n = reduce(x);
   switch (n) {
-    case 0: return kSin(redY0, redY1, 1);
-    case 1: return kCos(redY0, redY1);
-    case 2: return -kSin(redY0, redY1, 1);
-    default: return -kCos(redY0, redY1);
+    case 0: return kSin(RED[0]!, RED[1]!, 1);
+    case 1: return kCos(RED[0]!, RED[1]!);
+    case 2: return -kSin(RED[0]!, RED[1]!, 1);
+    default: return -kCos(RED[0]!, RED[1]!);
   }
 }
 
@@ -182,10 +182,10 @@ export function cos(x: number): number {
   if (ax === Infinity || x !== x) return NaN;
   const n = reduce(x);
   switch (n) {
-    case 0: return kCos(redY0, redY1);
-    case 1: return -kSin(redY0, redY1, 1);
-    case 2: return -kCos(redY0, redY1);
-    default: return kSin(redY0, redY1, 1);
+    case 0: return kCos(RED[0]!, RED[1]!);
+    case 1: return -kSin(RED[0]!, RED[1]!, 1);
+    case 2: return -kCos(RED[0]!, RED[1]!);
+    default: return kSin(RED[0]!, RED[1]!, 1);
   }
 }
 
@@ -200,8 +200,8 @@ export function sincos(x: number, out: Float64Array, o: number): void {
   }
   if (ax === Infinity || x !== x) { out[o] = NaN; out[o + 1] = NaN; return; }
   const n = reduce(x);
-  const s = kSin(redY0, redY1, 1);
-  const c = kCos(redY0, redY1);
+  const s = kSin(RED[0]!, RED[1]!, 1);
+  const c = kCos(RED[0]!, RED[1]!);
   switch (n) {
     case 0: out[o] = s; out[o + 1] = c; break;
     case 1: out[o] = c; out[o + 1] = -s; break;
