@@ -452,6 +452,13 @@ export class ContactPotential {
   }
 
   energy(x: Float64Array): number {
+    const out = new Float64Array(1);
+    this.energyTo(x, out);
+    return out[0]!;
+  }
+
+  /** out[0] ← energy(x). */
+  energyTo(x: Float64Array, out: Float64Array): void {
     let E = 0;
     const G = this.geo, q = this.gq;
     for (let k = 0; k < this.count; k++) {
@@ -461,7 +468,7 @@ export class ContactPotential {
       const ml = G[o + G_ML]!;
       if (ml > 0) E += ml * frictionF0(Math.abs(this.slip(k, x)), G[o + G_EPS]!);
     }
-    return E;
+    out[0] = E;
   }
 
   /** gU += ∂E/∂x. */
@@ -602,6 +609,13 @@ export class ContactPotential {
    * entering the circle; segments / edges: swept point–segment (the edge moving linearly too).
    */
   maxStep(x: Float64Array, dx: Float64Array): number {
+    const out = new Float64Array(1);
+    this.maxStepTo(x, dx, out);
+    return out[0]!;
+  }
+
+  /** out[0] ← maxStep(x, dx). */
+  maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void {
     let t = 1;
     const f = this.ccdFraction, q = this.gq;
     for (let k = 0; k < this.count; k++) {
@@ -610,7 +624,7 @@ export class ContactPotential {
       const c = q[5]!;
       if (c >= 0 && f * c < t) t = f * c;
     }
-    return t;
+    out[0] = t;
   }
 
   /** Earliest t ∈ [0, 1] at which candidate k's particle reaches its surface moving x → x + dx (−1: never). */

@@ -37,8 +37,20 @@ export class ForceModel {
     this.t = t;
   }
 
-  /** Total potential energy at x (damping and vortex forces have none). */
+  /** Scratch for the number-returning wrappers energy() and maxStep(). */
+  private readonly res = new Float64Array(2);
+
+  /** Total potential energy at x (damping and vortex forces have none). Wrapper of energyTo. */
   energy(x: Float64Array): number {
+    this.energyTo(x, this.res);
+    return this.res[0]!;
+  }
+
+  /**
+   * out[0] ← total potential energy at x: the allocation-free form the solver uses (a double
+   * returned from a call V8 does not inline is boxed, 16 B per call).
+   */
+  energyTo(x: Float64Array, out: Float64Array): void {
     const t = this.t;
     let E = 0;
     const s = t.springs;
@@ -74,9 +86,15 @@ export class ForceModel {
         for (let i = 0; i < t.ndof; i += 2) E -= fx * x[i]! + fy * x[i + 1]!;
       }
     }
-    if (this.anchors) E += this.anchors.energy(x);
-    if (this.contact) E += this.contact.energy(x);
-    return E;
+    if (this.anchors) {
+      this.anchors.energyTo(x, out);
+      E += out[0]!;
+    }
+    if (this.contact) {
+      this.contact.energyTo(x, out);
+      E += out[0]!;
+    }
+    out[0] = E;
   }
 
   /** gU = dE/dx − (velocity-dependent forces), zeroed first. */
@@ -141,10 +159,17 @@ export class ForceModel {
    * that need it override this; the default allows the full step.
    */
   maxStep(x: Float64Array, dx: Float64Array): number {
-    const a = triangleMaxStep(this.t, x, dx); // Neo-Hookean triangles stay uninverted (src/systems/inversion.ts)
-    if (!this.contact || this.contact.count === 0) return a;
-    const c = this.contact.maxStep(x, dx); // no particle crosses a contact surface (src/collision/implicit.ts)
-    return c < a ? c : a;
+    this.maxStepTo(x, dx, this.res);
+    return this.res[0]!;
+  }
+
+  /** out[0] ← maxStep(x, dx), allocation-free (out[1] is scratch). */
+  maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void {
+    triangleMaxStep(this.t, x, dx, out); // Neo-Hookean triangles stay uninverted (src/systems/inversion.ts)
+    if (!this.contact || this.contact.count === 0) return;
+    const a = out[0]!;
+    this.contact.maxStepTo(x, dx, out); // no particle crosses a contact surface (src/collision/implicit.ts)
+    if (!(out[0]! < a)) out[0] = a;
   }
 
   /**
@@ -266,11 +291,16 @@ export interface ContactTerm {
   count: number;
   /** Newton iteration cap while the term has candidates (the solver uses max(settings, this)). */
   maxIters: number;
+  /** Energy at x (tests, tools). */
   energy(x: Float64Array): number;
+  /** out[0] ← energy(x): the allocation-free form the solver calls every iterate. */
+  energyTo(x: Float64Array, out: Float64Array): void;
   gradient(x: Float64Array, gU: Float64Array): void;
   hessian(x: Float64Array, scale: number, values: Float64Array): void;
   /** Largest fraction of the step dx from x before a particle crosses a contact surface into it (CCD: initial guess and line search), ≤ 1. */
   maxStep(x: Float64Array, dx: Float64Array): number;
+  /** out[0] ← maxStep(x, dx), allocation-free. */
+  maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
 }
 
 function add2(gU: Float64Array, g: Float64Array, a: number, b: number): void {
@@ -404,13 +434,20 @@ export class AnchorSet {
   }
 
   energy(x: Float64Array): number {
+    const out = new Float64Array(1);
+    this.energyTo(x, out);
+    return out[0]!;
+  }
+
+  /** out[0] ← Σ ½ k ‖x_i − p‖². */
+  energyTo(x: Float64Array, out: Float64Array): void {
     let E = 0;
     for (let s = 0; s < this.count; s++) {
       const i = 2 * this.node[s]!;
       const dx = x[i]! - this.target[2 * s]!, dy = x[i + 1]! - this.target[2 * s + 1]!;
       E += 0.5 * this.k[s]! * (dx * dx + dy * dy);
     }
-    return E;
+    out[0] = E;
   }
 
   /** gU += k (x_i − p). */

@@ -20,17 +20,17 @@ import type { Topology } from './topology';
 
 export const INVERSION_SAFETY = 0.9;
 
-/** sc[0] = α (in/out), sc[1] = number of Neo-Hookean triangles (out of countMaterial). */
-const SC = new Float64Array(2);
-
-/** Largest α ∈ (0, 1] keeping every currently positive Neo-Hookean triangle positive. */
-export function triangleMaxStep(t: Topology, x: Float64Array, dx: Float64Array): number {
+/**
+ * out[0] ← largest α ∈ (0, 1] keeping every currently positive Neo-Hookean triangle positive
+ * (out[1]: number of Neo-Hookean triangles). The result goes through `out`, not a return value:
+ * a double returned from a call V8 does not inline is boxed.
+ */
+export function triangleMaxStep(t: Topology, x: Float64Array, dx: Float64Array, out: Float64Array): void {
   const tr = t.triangles;
-  SC[0] = 1;
-  SC[1] = 0;
-  countNeoHookean(tr.count, tr.params, SC);
-  if (SC[1]! > 0) neoHookeanMaxStep(tr.count, tr.nodes, tr.params, x, dx, SC);
-  return SC[0]!;
+  out[0] = 1;
+  out[1] = 0;
+  countNeoHookean(tr.count, tr.params, out);
+  if (out[1]! > 0) neoHookeanMaxStep(tr.count, tr.nodes, tr.params, x, dx, out);
 }
 
 /**
