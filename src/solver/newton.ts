@@ -94,6 +94,14 @@ export class NewtonSolver {
   private readonly h16 = new Float64Array(16);
   /** Doubles passed to and from the loop kernels below (not as arguments: V8 would box them). */
   private readonly sc = new Float64Array(4);
+  /** Step constants for the kernels: (h², h b, h) with b the uniform drag; set by step(). */
+  private readonly hs = new Float64Array(3);
+  /** Parts of Φ (phiParts): inertia and drag sums, damping sum, potential energy. */
+  private readonly ph = new Float64Array(2);
+  private readonly dp = new Float64Array(1);
+  private readonly en = new Float64Array(2);
+  /** ForceModel.maxStepTo / ContactTerm.maxStepTo result. */
+  private readonly ms = new Float64Array(2);
   private dragB = 0;
   private lastLap = 0;
   /** Profile clock reads so far (see lap()). */
@@ -121,45 +129,46 @@ export class NewtonSolver {
     this.dragB = b;
   }
 
-  /** Φ(x) for the current step (after begin()). */
-  phi(model: ForceModel, x: Float64Array, h: number): number {
+  /**
+   * The parts of Φ(x) into scratch: ph = (Σ m‖x − x̃‖² or dᵀMd, Σ‖x − xᵗ‖²), dp[0] = damping
+   * dissipation sum, en[0] = V(x). No double is read or computed here: this driver runs a few
+   * times per step and may stay in V8's baseline tier, where every double is boxed; step()
+   * combines the parts (phiOf) in optimized code.
+   */
+  private phiParts(model: ForceModel, x: Float64Array): void {
     const t = this.t;
-    const n = t.ndof;
-    const xt = this.xt, xtil = this.xtil;
-    const sc = this.sc;
-    inertiaSums(n, t.fixed, t.mass, x, xt, xtil, sc);
-    let inertia = sc[0]!;
-    const drag = sc[1]!;
-    let damp = 0;
+    const ph = this.ph, dp = this.dp;
+    inertiaSums(t.ndof, t.fixed, t.mass, x, this.xt, this.xtil, ph);
+    dp[0] = 0;
     const ds = t.dampedSprings;
-    if (ds.count > 0) {
-      dampingDissipation(ds.count, ds.nodes, ds.params, this.nhat, x, xt, sc);
-      damp = sc[0]!;
-    }
-    if (t.massMatrix === 'consistent') {
-      // issue 4: consistent triangle mass
-      consistentInertia(t, x, xtil, this.md, this.mdOut, null, sc);
-      inertia = sc[0]!;
-    }
-    return 0.5 * inertia + h * h * model.energy(x) + 0.5 * h * (this.dragB * drag + damp);
+    if (ds.count > 0) dampingDissipation(ds.count, ds.nodes, ds.params, this.nhat, x, this.xt, dp);
+    // issue 4: consistent triangle mass replaces ph[0]
+    if (t.massMatrix === 'consistent') consistentInertia(t, x, this.xtil, this.md, this.mdOut, null, ph);
+    model.energyTo(x, this.en);
+  }
+
+  /** Φ from phiParts (same operations in the same order as ½ inertia + h² V + ½ h (b drag + damp)). */
+  private phiOf(h: number): number {
+    const ph = this.ph;
+    return 0.5 * ph[0]! + h * h * this.en[0]! + 0.5 * h * (this.dragB * ph[1]! + this.dp[0]!);
+  }
+
+  /** Φ(x) for the current step (after step() began it; tests). */
+  phi(model: ForceModel, x: Float64Array, h: number): number {
+    this.phiParts(model, x);
+    return this.phiOf(h);
   }
 
   /** ∇Φ(x) into g, zero on fixed dofs. */
-  private gradient(model: ForceModel, x: Float64Array, h: number, g: Float64Array): void {
+  private gradient(model: ForceModel, x: Float64Array, g: Float64Array): void {
     const t = this.t;
     const n = t.ndof;
     const xt = this.xt, xtil = this.xtil;
     model.gradient(x, this.zero, g);
-    const sc = this.sc;
-    sc[0] = h * h;
-    sc[1] = h * this.dragB;
-    inertiaGradient(n, t.mass, x, xt, xtil, sc, g);
-    if (t.massMatrix === 'consistent') consistentInertia(t, x, xtil, this.md, this.mdOut, g, sc); // replaces the lumped M (x − x̃) above
+    inertiaGradient(n, t.mass, x, xt, xtil, this.hs, g);
+    if (t.massMatrix === 'consistent') consistentInertia(t, x, xtil, this.md, this.mdOut, g, this.sc); // replaces the lumped M (x − x̃) above
     const ds = t.dampedSprings;
-    if (ds.count > 0) {
-      sc[0] = h;
-      dampingGradient(ds.count, ds.nodes, ds.params, this.nhat, x, xt, sc, g);
-    }
+    if (ds.count > 0) dampingGradient(ds.count, ds.nodes, ds.params, this.nhat, x, xt, this.hs, g);
     zeroFixed(t, g);
   }
 
@@ -170,15 +179,10 @@ export class NewtonSolver {
     values.fill(0);
     if (projection === 'psd') model.hessianPSD(x, h * h, values);
     else model.hessian(x, this.zero, h * h, 0, values);
-    const sc = this.sc;
-    sc[0] = h * this.dragB;
-    addToDiagonal(t.ndof, t.diag, sc, values);
+    addToDiagonal(t.ndof, t.diag, this.hs, values); // h b (uniform drag)
     addMassMatrix(t, values); // lumped diag(mass), or the consistent triangle mass (src/systems/mass.ts)
     const ds = t.dampedSprings;
-    if (ds.count > 0) {
-      sc[0] = h;
-      dampingHessian(ds, this.nhat, this.h16, sc, values);
-    }
+    if (ds.count > 0) dampingHessian(ds, this.nhat, this.h16, this.hs, values);
     applyFixedToMatrix(t, values);
   }
 
@@ -274,6 +278,10 @@ export class NewtonSolver {
     // All loops over the dofs are module functions of typed arrays (below), doubles come back
     // through sc: this method is only the driver, so a deopt in it never runs an O(n) loop in
     // the interpreter (that cost MBs of heap numbers per deopt at 10k).
+    const hs = this.hs;
+    hs[0] = h * h;
+    hs[1] = h * this.dragB;
+    hs[2] = h;
     beginStep(n, t.fixed, x, v, h, xt, xtil, sc);
     const minX = sc[0]!, maxX = sc[1]!, minY = sc[2]!, maxY = sc[3]!;
     const size = maxX >= minX ? Math.sqrt((maxX - minX) ** 2 + (maxY - minY) ** 2) : 0;
@@ -286,17 +294,19 @@ export class NewtonSolver {
     if (contact && contact.count > 0) {
       // contact (src/collision): start no further along xᵗ → x̃ than continuous collision detection allows
       for (let i = 0; i < n; i++) dir[i] = xtil[i]! - xt[i]!;
-      const a0 = contact.maxStep(xt, dir);
+      contact.maxStepTo(xt, dir, this.ms);
+      const a0 = this.ms[0]!;
       if (a0 < 1) for (let i = 0; i < n; i++) x[i] = xt[i]! + a0 * dir[i]!;
       if (maxIters > 1 && contact.maxIters > maxIters) maxIters = contact.maxIters;
     }
-    let phi = this.phi(model, x, h);
+    this.phiParts(model, x);
+    let phi = this.phiOf(h);
     this.phiHistory[0] = phi;
     this.phiCount = 1;
     let iters = 0;
     let converged = false;
     while (iters < maxIters) {
-      this.gradient(model, x, h, g);
+      this.gradient(model, x, g);
       sumSquares(n, g, sc);
       if (sc[0] === 0) {
         converged = true;
@@ -313,7 +323,11 @@ export class NewtonSolver {
       // line search. Every arithmetic operation of a trial is done on every trial (the next α,
       // the next k), so the rejection path has none of its own: a first halving late in a run
       // then finds type feedback and does not deoptimize this method.
-      let alpha = settings.lineSearch ? Math.min(1, model.maxStep(x, dir)) : 1;
+      let alpha = 1;
+      if (settings.lineSearch) {
+        model.maxStepTo(x, dir, this.ms);
+        alpha = Math.min(1, this.ms[0]!);
+      }
       let accepted = false;
       let phiTrial = phi;
       let k = 0;
@@ -324,12 +338,14 @@ export class NewtonSolver {
         sc[0] = alpha;
         trialPoint(n, x, sc, dir, trial);
         if (!settings.lineSearch) {
-          phiTrial = this.phi(model, trial, h);
+          this.phiParts(model, trial);
+          phiTrial = this.phiOf(h);
           accepted = true;
           break;
         }
         if (model.isFeasible(trial)) {
-          phiTrial = this.phi(model, trial, h);
+          this.phiParts(model, trial);
+          phiTrial = this.phiOf(h);
           if (phiTrial <= phi + ARMIJO_C * alpha * slope) {
             accepted = true;
             break;
@@ -512,11 +528,11 @@ function dampingDissipation(
   }
 }
 
-/** g += its gradient (h b (n̂·(Δxⱼ − Δxᵢ)) n̂ on j, minus on i), h = sc[0]. */
+/** g += its gradient (h b (n̂·(Δxⱼ − Δxᵢ)) n̂ on j, minus on i), h = hs[2]. */
 function dampingGradient(
-  count: number, nodes: Int32Array, params: Float64Array, nh: Float64Array, x: Float64Array, xt: Float64Array, sc: Float64Array, g: Float64Array,
+  count: number, nodes: Int32Array, params: Float64Array, nh: Float64Array, x: Float64Array, xt: Float64Array, hs: Float64Array, g: Float64Array,
 ): void {
-  const h = sc[0]!;
+  const h = hs[2]!;
   for (let e = 0; e < count; e++) {
     const b = params[3 * e + 2]!;
     if (b === 0) continue;
@@ -531,9 +547,9 @@ function dampingGradient(
   }
 }
 
-/** values += h b n̂ n̂ᵀ pair blocks of each damped spring, h = sc[0]. */
-function dampingHessian(ds: ElementFamily, nh: Float64Array, H: Float64Array, sc: Float64Array, values: Float64Array): void {
-  const h = sc[0]!;
+/** values += h b n̂ n̂ᵀ pair blocks of each damped spring, h = hs[2]. */
+function dampingHessian(ds: ElementFamily, nh: Float64Array, H: Float64Array, hs: Float64Array, values: Float64Array): void {
+  const h = hs[2]!;
   for (let e = 0; e < ds.count; e++) {
     const b = ds.params[3 * e + 2]!;
     if (b === 0) continue;
@@ -543,9 +559,9 @@ function dampingHessian(ds: ElementFamily, nh: Float64Array, H: Float64Array, sc
   }
 }
 
-/** values[diag[i]] += sc[0] for every dof. */
-function addToDiagonal(n: number, diag: Int32Array, sc: Float64Array, values: Float64Array): void {
-  const a = sc[0]!;
+/** values[diag[i]] += hs[1] for every dof. */
+function addToDiagonal(n: number, diag: Int32Array, hs: Float64Array, values: Float64Array): void {
+  const a = hs[1]!;
   for (let i = 0; i < n; i++) values[diag[i]!] = values[diag[i]!]! + a;
 }
 
