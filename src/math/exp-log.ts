@@ -57,16 +57,18 @@ export function exp(x: number): number {
   return expCore(x, 0);
 }
 
-// Scratch for the double-double log: [hi, lo]. A Float64Array, not module-level `let`s: a double
-// stored in a module variable (a context slot) is boxed, 32 B per log() call in optimized code.
+// Scratch for the double-double log: [hi, lo], and [0] also carries logDD's argument in. A
+// Float64Array, not module-level `let`s or a double argument: a double stored in a module variable
+// (a context slot) or passed to a call V8 does not inline is boxed (docs/solver.md, "Allocation work").
 const LOG_DD = new Float64Array(2);
 
 // 2/(2n+1) for n = 1..13: atanh series tail coefficients.
 const T1 = 2 / 3, T2 = 2 / 5, T3 = 2 / 7, T4 = 2 / 9, T5 = 2 / 11, T6 = 2 / 13, T7 = 2 / 15;
 const T8 = 2 / 17, T9 = 2 / 19, T10 = 2 / 21, T11 = 2 / 23, T12 = 2 / 25, T13 = 2 / 27;
 
-/** Sets LOG_DD[0] + LOG_DD[1] = log(x) for finite x > 0 (relative error ~2^-60). */
-function logDD(x: number): void {
+/** Sets LOG_DD[0] + LOG_DD[1] = log(x), x = LOG_DD[0] finite > 0 (relative error ~2^-60). */
+function logDD(): void {
+  let x = LOG_DD[0]!;
   let k = 0;
   if (x < 2.2250738585072014e-308) { x *= TWO54; k = -54; }
   const hx = highWord(x);
@@ -102,12 +104,36 @@ function logDD(x: number): void {
 
 /** Natural logarithm. log(0) = -Infinity, log(x<0) = NaN, log(Infinity) = Infinity, subnormals handled. */
 export function log(x: number): number {
-  if (x !== x || x < 0) return NaN;
-  if (x === 0) return -Infinity;
-  if (x === Infinity) return Infinity;
-  if (x === 1) return 0;
-  logDD(x);
-  return LOG_DD[0]!;
+  LOG_IO[0] = x;
+  logInPlace();
+  return LOG_IO[0]!;
+}
+
+/** Argument and result of logInPlace. */
+export const LOG_IO = new Float64Array(1);
+
+/**
+ * LOG_IO[0] ← log(LOG_IO[0]): `log` without a double crossing a call (its argument and result
+ * would be heap numbers wherever V8 does not inline it; docs/solver.md, "Allocation work").
+ */
+export function logInPlace(): void {
+  const x = LOG_IO[0]!;
+  if (x !== x || x < 0) {
+    LOG_IO[0] = NaN;
+    return;
+  }
+  if (x === 0) {
+    LOG_IO[0] = -Infinity;
+    return;
+  }
+  if (x === Infinity) return;
+  if (x === 1) {
+    LOG_IO[0] = 0;
+    return;
+  }
+  LOG_DD[0] = x;
+  logDD();
+  LOG_IO[0] = LOG_DD[0]!;
 }
 
 function isOddInteger(y: number): boolean {
@@ -151,7 +177,8 @@ export function pow(x: number, y: number): number {
     return y > 0 ? r : 1 / r;
   }
   if (ax === 1) return sign;
-  logDD(ax);
+  LOG_DD[0] = ax;
+  logDD();
   const logHi = LOG_DD[0]!, logLo = LOG_DD[1]!;
   const zh = y * logHi;
   if (zh > 710) return sign * Infinity;
