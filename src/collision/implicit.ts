@@ -40,7 +40,7 @@
 import type { SymPattern } from '../solver/pattern';
 import { findSlot } from '../solver/pattern';
 import { SW, SW_T, sweptPCS, sweptPS } from './geometry';
-import { log } from '../math';
+import { LOG_IO, logInPlace } from '../math/exp-log';
 
 function growF(a: Float64Array, n: number): Float64Array {
   if (a.length >= n) return a;
@@ -55,15 +55,47 @@ function growI(a: Int32Array, n: number): Int32Array {
   return g;
 }
 
+/**
+ * In/out of the scalar kernels below (friction f₀ and the barrier): [0] the argument (y or d) in,
+ * the result out; [1] the parameter (ε or d̂). The contact kernels call them with no double
+ * crossing a call: V8 boxes a double argument or return value of a call it does not inline
+ * (docs/solver.md, "Allocation work"). The number-taking exports are wrappers (tests, tools).
+ */
+const PQ = new Float64Array(2);
+
 /** IPC's smoothed friction primitive f₀ and its derivatives f₁ = f₀', f₀''. */
 export function frictionF0(y: number, eps: number): number {
-  return y < eps ? (y * y) / eps - (y * y * y) / (3 * eps * eps) + eps / 3 : y;
+  PQ[0] = y;
+  PQ[1] = eps;
+  frictionF0Q();
+  return PQ[0]!;
 }
 export function frictionF1(y: number, eps: number): number {
-  return y < eps ? (2 * y) / eps - (y * y) / (eps * eps) : 1;
+  PQ[0] = y;
+  PQ[1] = eps;
+  frictionF1Q();
+  return PQ[0]!;
 }
 export function frictionF2(y: number, eps: number): number {
-  return y < eps ? 2 / eps - (2 * y) / (eps * eps) : 0;
+  PQ[0] = y;
+  PQ[1] = eps;
+  frictionF2Q();
+  return PQ[0]!;
+}
+/** PQ[0] ← f₀(PQ[0], ε = PQ[1]). */
+function frictionF0Q(): void {
+  const y = PQ[0]!, eps = PQ[1]!;
+  PQ[0] = y < eps ? (y * y) / eps - (y * y * y) / (3 * eps * eps) + eps / 3 : y;
+}
+/** PQ[0] ← f₁(PQ[0], ε = PQ[1]). */
+function frictionF1Q(): void {
+  const y = PQ[0]!, eps = PQ[1]!;
+  PQ[0] = y < eps ? (2 * y) / eps - (y * y) / (eps * eps) : 1;
+}
+/** PQ[0] ← f₀''(PQ[0], ε = PQ[1]). */
+function frictionF2Q(): void {
+  const y = PQ[0]!, eps = PQ[1]!;
+  PQ[0] = y < eps ? 2 / eps - (2 * y) / (eps * eps) : 0;
 }
 
 /**
@@ -71,20 +103,62 @@ export function frictionF2(y: number, eps: number): number {
  * b → ∞ as d → 0⁺, convex on (0, d̂); 0 for d ≥ d̂. b1 = b', b2 = b''.
  */
 export function barrierB(d: number, dh: number): number {
-  if (!(d < dh)) return 0;
-  if (!(d > 0)) return Infinity;
-  const e = d - dh;
-  return -e * e * log(d / dh);
+  PQ[0] = d;
+  PQ[1] = dh;
+  barrierBQ();
+  return PQ[0]!;
 }
 export function barrierB1(d: number, dh: number): number {
-  if (!(d < dh) || !(d > 0)) return 0;
-  const e = d - dh;
-  return -2 * e * log(d / dh) - (e * e) / d;
+  PQ[0] = d;
+  PQ[1] = dh;
+  barrierB1Q();
+  return PQ[0]!;
 }
 export function barrierB2(d: number, dh: number): number {
-  if (!(d < dh) || !(d > 0)) return 0;
+  PQ[0] = d;
+  PQ[1] = dh;
+  barrierB2Q();
+  return PQ[0]!;
+}
+/** PQ[0] ← b(PQ[0], d̂ = PQ[1]); ln through LOG_IO (no double crosses a call). */
+function barrierBQ(): void {
+  const d = PQ[0]!, dh = PQ[1]!;
+  if (!(d < dh)) {
+    PQ[0] = 0;
+    return;
+  }
+  if (!(d > 0)) {
+    PQ[0] = Infinity;
+    return;
+  }
+  const e = d - dh;
+  LOG_IO[0] = d / dh;
+  logInPlace();
+  PQ[0] = -e * e * LOG_IO[0]!;
+}
+/** PQ[0] ← b'(PQ[0], d̂ = PQ[1]). */
+function barrierB1Q(): void {
+  const d = PQ[0]!, dh = PQ[1]!;
+  if (!(d < dh) || !(d > 0)) {
+    PQ[0] = 0;
+    return;
+  }
+  const e = d - dh;
+  LOG_IO[0] = d / dh;
+  logInPlace();
+  PQ[0] = -2 * e * LOG_IO[0]! - (e * e) / d;
+}
+/** PQ[0] ← b''(PQ[0], d̂ = PQ[1]). */
+function barrierB2Q(): void {
+  const d = PQ[0]!, dh = PQ[1]!;
+  if (!(d < dh) || !(d > 0)) {
+    PQ[0] = 0;
+    return;
+  }
   const e = d - dh, q = e / d;
-  return -2 * log(d / dh) - 4 * q + q * q;
+  LOG_IO[0] = d / dh;
+  logInPlace();
+  PQ[0] = -2 * LOG_IO[0]! - 4 * q + q * q;
 }
 
 export const KIND_PLANE = 0;
@@ -135,8 +209,13 @@ export class ContactPotential {
   private major: Uint8Array = new Uint8Array(0);
   /** Candidates assembled with the diagonal-block majorizer (set by computeSlots). */
   majorized = 0;
-  /** Scratch: d, nx, ny, alpha (geom); [4]: normalForceQ; [5]: impactTimeQ. */
-  private readonly gq = new Float64Array(6);
+  /**
+   * Scratch: d, nx, ny, alpha (geom); [4]: normalForceQ; [5]: impactTimeQ; [6]: normalEnergyQ,
+   * dEddQ, d2Edd2Q; [7]: slipQ. Per-candidate doubles come back here, not as return values.
+   */
+  private readonly gq = new Float64Array(8);
+  /** Result of the number-returning wrappers energy() and maxStep(). */
+  private readonly res = new Float64Array(1);
 
   clear(): void {
     this.count = 0;
@@ -370,8 +449,8 @@ export class ContactPotential {
     G[o + G_U0] = G[o + G_U0]! + G[o + G_TX]! * sx + G[o + G_TY]! * sy;
   }
 
-  /** Slip u of candidate k at x. */
-  private slip(k: number, x: Float64Array): number {
+  /** gq[7] ← the slip u of candidate k at x. */
+  private slipQ(k: number, x: Float64Array): void {
     const G = this.geo, o = NG * k, nd = this.node;
     const tx = G[o + G_TX]!, ty = G[o + G_TY]!;
     let u = -G[o + G_U0]!;
@@ -380,7 +459,7 @@ export class ContactPotential {
       if (i < 0) continue;
       u += G[o + G_WF + j]! * (tx * x[2 * i]! + ty * x[2 * i + 1]!);
     }
-    return u;
+    this.gq[7] = u;
   }
 
   /** Contact radius r̂ of candidate k. */
@@ -403,18 +482,13 @@ export class ContactPotential {
     let f = gap > 0 ? -G[o + G_K]! * gap : 0;
     const kb = G[o + G_KB]!;
     if (kb > 0) {
-      q[4] = d;
-      this.barrierB1Q(o);
-      f += kb * q[4]!;
+      PQ[0] = d;
+      PQ[1] = G[o + G_DB]!;
+      barrierB1Q();
+      f += kb * PQ[0]!;
     }
     f = -f;
     q[4] = Number.isFinite(f) && f > 0 ? f : 0;
-  }
-
-  /** gq[4] ← barrierB1(gq[4], d̂ of the candidate at geo offset o). */
-  private barrierB1Q(o: number): void {
-    const q = this.gq;
-    q[4] = barrierB1(q[4]!, this.geo[o + G_DB]!);
   }
 
   /** Barrier stiffness κ_b of candidate k (0: the pair has no barrier this step). */
@@ -422,39 +496,56 @@ export class ContactPotential {
     return this.geo[NG * k + G_KB]!;
   }
 
-  /** Normal energy of candidate k at distance d: ½κ max(0, r̂ − d)² + κ_b b(d) (∞ at d ≤ 0 with a barrier). */
-  private normalEnergy(k: number, d: number): number {
-    const G = this.geo, o = NG * k;
+  /**
+   * gq[6] ← normal energy of candidate k at distance d = gq[0]: ½κ max(0, r̂ − d)² + κ_b b(d)
+   * (∞ at d ≤ 0 with a barrier). The d-functions below return through gq, not as a double.
+   */
+  private normalEnergyQ(k: number): void {
+    const G = this.geo, o = NG * k, q = this.gq, d = q[0]!;
     const gap = G[o + G_R]! - d;
     let E = gap > 0 ? 0.5 * G[o + G_K]! * gap * gap : 0;
     const kb = G[o + G_KB]!;
-    if (kb > 0) E += kb * barrierB(d, G[o + G_DB]!);
-    return E;
+    if (kb > 0) {
+      PQ[0] = d;
+      PQ[1] = G[o + G_DB]!;
+      barrierBQ();
+      E += kb * PQ[0]!;
+    }
+    q[6] = E;
   }
 
-  /** ∂E_n/∂d of candidate k at distance d (≤ 0: repulsive). */
-  private dEdd(k: number, d: number): number {
-    const G = this.geo, o = NG * k;
+  /** gq[6] ← ∂E_n/∂d of candidate k at distance d = gq[0] (≤ 0: repulsive). */
+  private dEddQ(k: number): void {
+    const G = this.geo, o = NG * k, q = this.gq, d = q[0]!;
     const gap = G[o + G_R]! - d;
     let f = gap > 0 ? -G[o + G_K]! * gap : 0;
     const kb = G[o + G_KB]!;
-    if (kb > 0) f += kb * barrierB1(d, G[o + G_DB]!);
-    return f;
+    if (kb > 0) {
+      PQ[0] = d;
+      PQ[1] = G[o + G_DB]!;
+      barrierB1Q();
+      f += kb * PQ[0]!;
+    }
+    q[6] = f;
   }
 
-  /** ∂²E_n/∂d² of candidate k at distance d (≥ 0). */
-  private d2Edd2(k: number, d: number): number {
-    const G = this.geo, o = NG * k;
+  /** gq[6] ← ∂²E_n/∂d² of candidate k at distance d = gq[0] (≥ 0). */
+  private d2Edd2Q(k: number): void {
+    const G = this.geo, o = NG * k, q = this.gq, d = q[0]!;
     let c = G[o + G_R]! - d > 0 ? G[o + G_K]! : 0;
     const kb = G[o + G_KB]!;
-    if (kb > 0) c += kb * barrierB2(d, G[o + G_DB]!);
-    return c;
+    if (kb > 0) {
+      PQ[0] = d;
+      PQ[1] = G[o + G_DB]!;
+      barrierB2Q();
+      c += kb * PQ[0]!;
+    }
+    q[6] = c;
   }
 
   energy(x: Float64Array): number {
-    const out = new Float64Array(1);
-    this.energyTo(x, out);
-    return out[0]!;
+    this.energyTo(x, this.res);
+    return this.res[0]!;
   }
 
   /** out[0] ← energy(x). */
@@ -464,9 +555,16 @@ export class ContactPotential {
     for (let k = 0; k < this.count; k++) {
       const o = NG * k;
       this.geom(k, x, q);
-      E += this.normalEnergy(k, q[0]!);
+      this.normalEnergyQ(k);
+      E += q[6]!;
       const ml = G[o + G_ML]!;
-      if (ml > 0) E += ml * frictionF0(Math.abs(this.slip(k, x)), G[o + G_EPS]!);
+      if (ml > 0) {
+        this.slipQ(k, x);
+        PQ[0] = Math.abs(q[7]!);
+        PQ[1] = G[o + G_EPS]!;
+        frictionF0Q();
+        E += ml * PQ[0]!;
+      }
     }
     out[0] = E;
   }
@@ -477,7 +575,8 @@ export class ContactPotential {
     for (let k = 0; k < this.count; k++) {
       const o = NG * k;
       this.geom(k, x, q);
-      const fn = this.dEdd(k, q[0]!); // ∂E/∂d
+      this.dEddQ(k);
+      const fn = q[6]!; // ∂E/∂d
       if (fn !== 0) {
         const al = q[3]!, gx = fn * q[1]!, gy = fn * q[2]!;
         const p = 2 * nd[3 * k]!;
@@ -493,8 +592,12 @@ export class ContactPotential {
       }
       const ml = G[o + G_ML]!;
       if (ml > 0) {
-        const u = this.slip(k, x);
-        const ft = ml * frictionF1(Math.abs(u), G[o + G_EPS]!) * (u > 0 ? 1 : u < 0 ? -1 : 0);
+        this.slipQ(k, x);
+        const u = q[7]!;
+        PQ[0] = Math.abs(u);
+        PQ[1] = G[o + G_EPS]!;
+        frictionF1Q();
+        const ft = ml * PQ[0]! * (u > 0 ? 1 : u < 0 ? -1 : 0);
         if (ft === 0) continue;
         const fx = ft * G[o + G_TX]!, fy = ft * G[o + G_TY]!;
         for (let j = 0; j < 3; j++) {
@@ -516,9 +619,17 @@ export class ContactPotential {
     out.fill(0, 0, 36);
     const G = this.geo, o = NG * k, q = this.gq;
     this.geom(k, x, q);
-    const cn = this.d2Edd2(k, q[0]!);
+    this.d2Edd2Q(k);
+    const cn = q[6]!;
     const ml = G[o + G_ML]!;
-    const cu = ml > 0 ? ml * frictionF2(Math.abs(this.slip(k, x)), G[o + G_EPS]!) : 0;
+    let cu = 0;
+    if (ml > 0) {
+      this.slipQ(k, x);
+      PQ[0] = Math.abs(q[7]!);
+      PQ[1] = G[o + G_EPS]!;
+      frictionF2Q();
+      cu = ml * PQ[0]!;
+    }
     if (cn === 0 && cu === 0) return;
     const edge = this.kind[k] === KIND_EDGE;
     const al = q[3]!;
@@ -547,9 +658,17 @@ export class ContactPotential {
     out.fill(0, 0, 36);
     const G = this.geo, o = NG * k, q = this.gq;
     this.geom(k, x, q);
-    const cn = this.d2Edd2(k, q[0]!);
+    this.d2Edd2Q(k);
+    const cn = q[6]!;
     const ml = G[o + G_ML]!;
-    const cu = ml > 0 ? ml * frictionF2(Math.abs(this.slip(k, x)), G[o + G_EPS]!) : 0;
+    let cu = 0;
+    if (ml > 0) {
+      this.slipQ(k, x);
+      PQ[0] = Math.abs(q[7]!);
+      PQ[1] = G[o + G_EPS]!;
+      frictionF2Q();
+      cu = ml * PQ[0]!;
+    }
     if (cn === 0 && cu === 0) return;
     const edge = this.kind[k] === KIND_EDGE;
     const al = q[3]!;
@@ -609,9 +728,8 @@ export class ContactPotential {
    * entering the circle; segments / edges: swept point–segment (the edge moving linearly too).
    */
   maxStep(x: Float64Array, dx: Float64Array): number {
-    const out = new Float64Array(1);
-    this.maxStepTo(x, dx, out);
-    return out[0]!;
+    this.maxStepTo(x, dx, this.res);
+    return this.res[0]!;
   }
 
   /** out[0] ← maxStep(x, dx). */
