@@ -33,6 +33,36 @@ function newEvent(): ContactEvent {
 
 const KEY_OFF = 1 << 23;
 
+/**
+ * Sorts ord[0..m) ascending by (hi[k], lo[k], k), a stable bottom-up merge sort through tmp;
+ * returns the array holding the result (ord or tmp). Not Array.prototype.sort with a comparator,
+ * which allocates, and integer keys only: even interpreted, this kernel makes no heap number
+ * (docs/solver.md, "Allocation work").
+ */
+function sortPairKeys(ord: Int32Array, tmp: Int32Array, m: number, hi: Int32Array, lo: Int32Array): Int32Array {
+  let src = ord, dst = tmp;
+  for (let w = 1; w < m; w *= 2) {
+    for (let a = 0; a < m; a += 2 * w) {
+      const mid = a + w < m ? a + w : m, end = a + 2 * w < m ? a + 2 * w : m;
+      let i = a, j = mid;
+      for (let o = a; o < end; o++) {
+        let takeI = j >= end;
+        if (!takeI && i < mid) {
+          const x = src[i]!, y = src[j]!;
+          const hx = hi[x]!, hy = hi[y]!, lx = lo[x]!, ly = lo[y]!;
+          takeI = hx < hy || (hx === hy && (lx < ly || (lx === ly && x < y)));
+        }
+        if (takeI) dst[o] = src[i++]!;
+        else dst[o] = src[j++]!;
+      }
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  return src;
+}
+
 export class ContactEvents extends ContactResponse {
 
   /** Contacts that started this step, ended this step, and all current ones (valid until the next step). */
@@ -41,18 +71,24 @@ export class ContactEvents extends ContactResponse {
   active: ContactEvent[] = [];
   // events
   protected recKey: Float64Array = new Float64Array(0);
+  /** recKey's two parts, (A + KEY_OFF)·2 + kind and B + KEY_OFF (integers: the sort's keys). */
+  protected keyHi: Int32Array = new Int32Array(0);
+  protected keyLo: Int32Array = new Int32Array(0);
   protected order: Int32Array = new Int32Array(0);
+  protected orderTmp: Int32Array = new Int32Array(0);
   protected prevKeys: Float64Array = new Float64Array(0);
   protected curKeys: Float64Array = new Float64Array(0);
   protected pool: ContactEvent[] = [];
   protected prevPool: ContactEvent[] = [];
-  protected readonly cmp = (a: number, b: number): number => this.recKey[a]! - this.recKey[b]! || a - b;
 
   /** Aggregate this step's contacts per (body, collider) and (body, body) pair; diff against the last step. */
   protected collectEvents(world: PhysicsWorld): void {
     let m = 0;
     this.recKey = growF(this.recKey, this.nPairs);
     this.order = growI(this.order, this.nPairs);
+    this.orderTmp = growI(this.orderTmp, this.nPairs);
+    this.keyHi = growI(this.keyHi, this.nPairs);
+    this.keyLo = growI(this.keyLo, this.nPairs);
     const nE = this.nE, nS = this.nS, nC = this.nC;
     for (let k = 0; k < this.nPairs; k++) {
       if (this.pairHit[k] === 0) continue;
@@ -71,11 +107,14 @@ export class ContactEvents extends ContactResponse {
         A = other;
         B = actorA;
       }
-      this.recKey[k] = ((A + KEY_OFF) * 2 + kind) * 16777216 + (B + KEY_OFF);
+      const hi = (A + KEY_OFF) * 2 + kind, lo = B + KEY_OFF;
+      this.keyHi[k] = hi;
+      this.keyLo[k] = lo;
+      this.recKey[k] = hi * 16777216 + lo;
       this.order[m++] = k;
     }
-    const ord = this.order.subarray(0, m);
-    ord.sort(this.cmp);
+    // by recKey, then k (lo < 2²⁴: the (hi, lo) order is recKey's)
+    const ord = sortPairKeys(this.order, this.orderTmp, m, this.keyHi, this.keyLo);
     // Swap pools: last step's active events stay readable for `end`.
     const prevPool = this.pool;
     this.pool = this.prevPool;
