@@ -75,9 +75,7 @@ export class ContactSystem extends ContactEvents {
       (world.integrator === 'implicit-euler' || world.integrator === 'linearized-implicit-euler')) {
       this.refinements = 0;
       this.stepNo++;
-      const cap = this.rebuildBurst;
-      this.tokens = this.tokens < 0 ? cap : Math.min(cap, this.tokens + this.rebuildRate * world.dt);
-      this.buildCandidates(world);
+      this.buildCandidates(world); // refills the rebuild tokens first
       this.implicitOn = true;
       model.contact = this.potential;
     }

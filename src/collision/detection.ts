@@ -108,7 +108,8 @@ export class ContactDetection {
    */
   rebuildRate = 4;
   rebuildBurst = 8;
-  protected tokens = -1;
+  /** [0]: tokens left (−1 before the first step); a Float64Array: no heap number per refill. */
+  protected readonly tokens = new Float64Array([-1]);
   protected stepNo = 0;
   /** Per contact pair of the topology: the last step it was a candidate. */
   protected pairSeen: Int32Array = new Int32Array(0);
@@ -430,6 +431,12 @@ export class ContactDetection {
   protected buildCandidates(world: PhysicsWorld, xs: Float64Array | null = null): void {
     const pot = this.potential;
     pot.clear();
+    if (!xs) {
+      // snapshot's call: refill the rebuild tokens here, in optimized code (the once-per-step
+      // snapshot driver runs interpreted: each double operation there is a heap number)
+      const tk = this.tokens, cap = this.rebuildBurst;
+      tk[0] = tk[0]! < 0 ? cap : Math.min(cap, tk[0]! + this.rebuildRate * world.dt);
+    }
     let t = world.topology();
     const x0 = this.x0, v0 = this.v0, h = world.dt, n = this.n;
     const nE = this.nE, nS = this.nS, nC = this.nC;
@@ -444,7 +451,9 @@ export class ContactDetection {
     let cell = this.cellSize;
     if (!(cell > 0)) cell = this.meanEdge > 0 ? 2 * this.meanEdge : Math.max(8 * this.maxRadius, 0.1);
     const hash = this.hash;
-    hash.begin(nItems, cell);
+    hash.grid[0] = cell; // begin's doubles, here in optimized code (SpatialHash.grid)
+    hash.grid[1] = 1 / cell;
+    hash.beginQ(nItems);
     const mr = this.maxRadius;
     const hq = hash.q;
     const st = pot.stageIn;
@@ -601,8 +610,8 @@ export class ContactDetection {
       }
     }
     if (nNew > 0) {
-      if (this.tokens >= 1) {
-        this.tokens -= 1;
+      if (this.tokens[0]! >= 1) {
+        this.tokens[0] = this.tokens[0]! - 1;
         const t0 = performance.now();
         this.rebuildPattern(world, nNew);
         t = world.topology();

@@ -4,8 +4,13 @@
  * in a deterministic order: by bucket, then by insertion order.
  */
 export class SpatialHash {
-  cell = 1;
-  private inv = 1;
+  /**
+   * Grid scratch: [0] the cell size, [1] its inverse. Hot callers write both and call beginQ, so
+   * begin (called a few times per step, never optimized) handles no double: an interpreted double
+   * operation or a double argument of a call V8 does not inline is a heap number (docs/solver.md,
+   * "Allocation work").
+   */
+  readonly grid = new Float64Array([1, 1]);
   private readonly mask: number;
   private readonly counts: Int32Array;
   private readonly starts: Int32Array;
@@ -33,10 +38,20 @@ export class SpatialHash {
     return (Math.imul(ix, 73856093) ^ Math.imul(iy, 19349663)) & this.mask;
   }
 
+  /** Cell size of the current grid. */
+  get cell(): number {
+    return this.grid[0]!;
+  }
+
   /** Start a rebuild for `n` items with cells of size `cell`. */
   begin(n: number, cell: number): void {
-    this.cell = cell;
-    this.inv = 1 / cell;
+    this.grid[0] = cell;
+    this.grid[1] = 1 / cell;
+    this.beginQ(n);
+  }
+
+  /** begin with the cell size and its inverse already in `grid`. */
+  beginQ(n: number): void {
     if (this.boxes.length < 4 * n) this.boxes = new Int32Array(4 * Math.max(n, 16) * 2);
     if (this.stamp.length < n) {
       this.stamp = new Int32Array(Math.max(n, 16) * 2);
@@ -63,7 +78,7 @@ export class SpatialHash {
 
   /** Set item i's box from the scratch `q`. */
   setBoxQ(i: number): void {
-    const inv = this.inv, b = this.boxes, o = 4 * i, q = this.q;
+    const inv = this.grid[1]!, b = this.boxes, o = 4 * i, q = this.q;
     b[o] = Math.floor(q[0]! * inv);
     b[o + 1] = Math.floor(q[1]! * inv);
     b[o + 2] = Math.floor(q[2]! * inv);
@@ -141,7 +156,7 @@ export class SpatialHash {
   }
 
   private collect(out: { buf: Int32Array }): number {
-    const inv = this.inv, q = this.q;
+    const inv = this.grid[1]!, q = this.q;
     const x0 = Math.floor(q[0]! * inv), y0 = Math.floor(q[1]! * inv);
     const x1 = Math.floor(q[2]! * inv), y1 = Math.floor(q[3]! * inv);
     const stamp = this.stamp, b = this.boxes;

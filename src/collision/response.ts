@@ -61,7 +61,9 @@ export class ContactResponse extends ContactDetection {
     let cell = this.cellSize;
     if (!(cell > 0)) cell = this.meanEdge > 0 ? 2 * this.meanEdge : Math.max(8 * this.maxRadius, 0.1);
     const hash = this.hash, hq = hash.q;
-    hash.begin(nItems, cell);
+    hash.grid[0] = cell; // begin's doubles, here in optimized code (SpatialHash.grid)
+    hash.grid[1] = 1 / cell;
+    hash.beginQ(nItems);
     const mr = this.maxRadius;
     for (let k = 0; k < nE; k++) {
       const a = 2 * this.ea[k]!, b = 2 * this.eb[k]!;
@@ -75,20 +77,28 @@ export class ContactResponse extends ContactDetection {
     const sg = this.seg;
     for (let k = 0; k < nS; k++) {
       const o = 8 * k, r = this.segRad[k]! + mr;
-      hash.setBox(nE + k,
-        Math.min(sg[o]!, sg[o + 2]!, sg[o + 4]!, sg[o + 6]!) - r, Math.min(sg[o + 1]!, sg[o + 3]!, sg[o + 5]!, sg[o + 7]!) - r,
-        Math.max(sg[o]!, sg[o + 2]!, sg[o + 4]!, sg[o + 6]!) + r, Math.max(sg[o + 1]!, sg[o + 3]!, sg[o + 5]!, sg[o + 7]!) + r);
+      hq[0] = Math.min(sg[o]!, sg[o + 2]!, sg[o + 4]!, sg[o + 6]!) - r;
+      hq[1] = Math.min(sg[o + 1]!, sg[o + 3]!, sg[o + 5]!, sg[o + 7]!) - r;
+      hq[2] = Math.max(sg[o]!, sg[o + 2]!, sg[o + 4]!, sg[o + 6]!) + r;
+      hq[3] = Math.max(sg[o + 1]!, sg[o + 3]!, sg[o + 5]!, sg[o + 7]!) + r;
+      hash.setBoxQ(nE + k);
     }
     const ci = this.circ;
     for (let k = 0; k < nC; k++) {
       const o = 5 * k, r = ci[o + 4]! + mr;
-      hash.setBox(nE + nS + k,
-        Math.min(ci[o]!, ci[o + 2]!) - r, Math.min(ci[o + 1]!, ci[o + 3]!) - r,
-        Math.max(ci[o]!, ci[o + 2]!) + r, Math.max(ci[o + 1]!, ci[o + 3]!) + r);
+      hq[0] = Math.min(ci[o]!, ci[o + 2]!) - r;
+      hq[1] = Math.min(ci[o + 1]!, ci[o + 3]!) - r;
+      hq[2] = Math.max(ci[o]!, ci[o + 2]!) + r;
+      hq[3] = Math.max(ci[o + 1]!, ci[o + 3]!) + r;
+      hash.setBoxQ(nE + nS + k);
     }
     for (let k = 0; k < nP; k++) {
       const o = 4 * k;
-      hash.setBox(nE + nS + nC + k, this.polyBox[o]! - mr, this.polyBox[o + 1]! - mr, this.polyBox[o + 2]! + mr, this.polyBox[o + 3]! + mr);
+      hq[0] = this.polyBox[o]! - mr;
+      hq[1] = this.polyBox[o + 1]! - mr;
+      hq[2] = this.polyBox[o + 2]! + mr;
+      hq[3] = this.polyBox[o + 3]! + mr;
+      hash.setBoxQ(nE + nS + nC + k);
     }
     hash.build();
     // Candidate pairs, by particle in creation order.
