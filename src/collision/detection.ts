@@ -385,23 +385,27 @@ export class ContactDetection {
     this.nP = nP;
   }
 
-  /** The pair's surface is bouncy (COR > 0): corOf without a double crossing the call. */
+  /**
+   * The pair's surface is bouncy (COR > 0; a collider's own COR, or the system's when it has
+   * none). Returns a boolean, not the COR: no double crosses the call.
+   */
   protected bouncy(world: PhysicsWorld, item: number): boolean {
-    return this.corOf(world, item) > 0;
-  }
-
-  /** Coefficient of restitution of a pair's surface. */
-  protected corOf(world: PhysicsWorld, item: number): number {
     const nE = this.nE, nS = this.nS, nC = this.nC;
-    if (item < nE) return this.cor;
+    if (item < nE) return this.cor > 0;
     const col = item < nE + nS ? this.segCol[item - nE]! : item < nE + nS + nC ? this.circCol[item - nE - nS]! : this.polyCol[item - nE - nS - nC]!;
     const c = world.c.Collider.cor[world.colliders[col]!]!;
-    return c >= 0 ? c : this.cor;
+    return c >= 0 ? c > 0 : this.cor > 0;
   }
 
   protected frictionOf(world: PhysicsWorld, col: number): number {
+    this.frictionInto(world, col, this.sc, 0);
+    return this.sc[0]!;
+  }
+
+  /** out[i] ← frictionOf(world, col) (no double crosses the call). */
+  protected frictionInto(world: PhysicsWorld, col: number, out: Float64Array, i: number): void {
     const f = world.c.Collider.friction[world.colliders[col]!]!;
-    return f >= 0 ? f : this.friction;
+    out[i] = f >= 0 ? f : this.friction;
   }
 
   /** Edge (a, b) is the particle's own boundary edge or one next to it (no self contact there). */
@@ -564,14 +568,13 @@ export class ContactDetection {
           const rr = r + this.segRad[s]!;
           const ax = sg[o + 4]!, ay = sg[o + 5]!, bx = sg[o + 6]!, by = sg[o + 7]!;
           pointSegAt(x0, 2 * i, sg, o + 4, o + 6);
-          const d0 = GS[0]!;
+          const d0 = GS[0]!, al = GS[1]!; // al: closestAlpha(X0, Y0, a, b), same operations
           pointSegAt(xp, 2 * i, sg, o + 4, o + 6);
           const d1 = GS[0]!;
           pointSegAt(xe, 2 * i, sg, o + 4, o + 6);
           const d2 = GS[0]!;
           if (Math.min(d0, d1, d2) >= rr + slack && !sweptSegment(x0, xp, 2 * i, sg, o) && !sweptSegment(x0, xe, 2 * i, sg, o)) continue;
           // surface displacement over the step at the particle's closest point (tangential part: friction)
-          const al = closestAlpha(X0, Y0, ax, ay, bx, by);
           const sx = ax + al * (bx - ax) - ((1 - al) * sg[o]! + al * sg[o + 2]!);
           const sy = ay + al * (by - ay) - ((1 - al) * sg[o + 1]! + al * sg[o + 3]!);
           const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
@@ -581,10 +584,13 @@ export class ContactDetection {
           st[3] = by;
           st[4] = rr;
           st[5] = ks * mi;
-          st[6] = this.frictionOf(world, col);
+          this.frictionInto(world, col, st, 6);
           st[8] = eps;
           const k = pot.addStaged(KIND_SEGMENT, i, -1, -1, x0, item, sl < 0 ? -1 : 1);
-          pot.addSurfaceSlip(k, sx, sy);
+          const ss = pot.slipIn;
+          ss[0] = sx;
+          ss[1] = sy;
+          pot.addSurfaceSlipStaged(k);
         } else {
           const cc = item - nE - nS, o = 5 * cc, col = this.circCol[cc]!;
           const R = ci[o + 4]!;
@@ -599,13 +605,16 @@ export class ContactDetection {
           st[3] = 0;
           st[4] = r;
           st[5] = ks * mi;
-          st[6] = this.frictionOf(world, col);
+          this.frictionInto(world, col, st, 6);
           st[8] = eps;
           const k = pot.addStaged(KIND_CIRCLE, i, -1, -1, x0, item, 1);
           // centre displacement plus the spin of the surface (ω R along the tangent)
           const tg = this.sc;
           pot.tangent(k, tg);
-          pot.addSurfaceSlip(k, ci[o + 2]! - ci[o]! + h * K.omega[e]! * R * tg[0]!, ci[o + 3]! - ci[o + 1]! + h * K.omega[e]! * R * tg[1]!);
+          const ss = pot.slipIn;
+          ss[0] = ci[o + 2]! - ci[o]! + h * K.omega[e]! * R * tg[0]!;
+          ss[1] = ci[o + 3]! - ci[o + 1]! + h * K.omega[e]! * R * tg[1]!;
+          pot.addSurfaceSlipStaged(k);
         }
       }
     }

@@ -147,19 +147,17 @@ export function sweptPointCircle(q0x: number, q0y: number, q1x: number, q1y: num
 /** sweptPointCircle on the scratch: q0 = SW[0..1], q1 = SW[2..3], rho = SW[4] in, t = SW[SW_T] out. */
 export function sweptPCS(): void {
   const w = SW;
-  w[SW_T] = sweptPC(w[0]!, w[1]!, w[2]!, w[3]!, w[4]!);
-}
-
-function sweptPC(q0x: number, q0y: number, q1x: number, q1y: number, rho: number): number {
+  const q0x = w[0]!, q0y = w[1]!, q1x = w[2]!, q1y = w[3]!, rho = w[4]!;
+  w[SW_T] = -1;
   const c = q0x * q0x + q0y * q0y - rho * rho;
-  if (c < 0) return -1;
+  if (c < 0) return;
   const dx = q1x - q0x, dy = q1y - q0y;
   const a = dx * dx + dy * dy;
-  if (a < EPS * EPS) return -1;
+  if (a < EPS * EPS) return;
   const b = 2 * (q0x * dx + q0y * dy);
-  if (b >= 0) return -1;
+  if (b >= 0) return;
   const disc = b * b - 4 * a * c;
-  if (disc < 0) return -1;
+  if (disc < 0) return;
   const t = (-b - Math.sqrt(disc)) / (2 * a);
-  return t >= 0 && t <= 1 ? t : -1;
+  if (t >= 0 && t <= 1) w[SW_T] = t;
 }

@@ -445,7 +445,17 @@ export class ContactPotential {
 
   /** Make candidate k's friction slip relative to a surface displaced by (sx, sy) over the step. */
   addSurfaceSlip(k: number, sx: number, sy: number): void {
-    const G = this.geo, o = NG * k;
+    this.slipIn[0] = sx;
+    this.slipIn[1] = sy;
+    this.addSurfaceSlipStaged(k);
+  }
+
+  /** Input of addSurfaceSlipStaged: (sx, sy) (hot callers write it: no double crosses the call). */
+  readonly slipIn = new Float64Array(2);
+
+  /** addSurfaceSlip with (sx, sy) in `slipIn`. */
+  addSurfaceSlipStaged(k: number): void {
+    const G = this.geo, o = NG * k, sx = this.slipIn[0]!, sy = this.slipIn[1]!;
     G[o + G_U0] = G[o + G_U0]! + G[o + G_TX]! * sx + G[o + G_TY]! * sy;
   }
 

@@ -5,7 +5,7 @@
  * that never adds energy) for bouncy colliders and integrators without contact in the solve.
  */
 import type { PhysicsWorld } from '../world';
-import { closestAlpha, SW, SW_T, sweptPointCircle, sweptPS } from './geometry';
+import { GS, pointSegAt, SW, SW_T, sweptPCS, sweptPS } from './geometry';
 import { ContactDetection, growF, growI, loadSweptNodes, loadSweptSegment } from './detection';
 
 const R_NX = 0, R_NY = 1, R_PEN = 2, R_AL = 3, R_RT = 4, R_CX = 5, R_CY = 6, R_SVX = 7, R_SVY = 8, R_COR = 9, R_MU = 10, R_IMP = 11;
@@ -224,7 +224,14 @@ export class ContactResponse extends ContactDetection {
         this.rq[R_PEN] = rho - d1;
       } else {
         const q0x = X0 - ci[o]!, q0y = Y0 - ci[o + 1]!;
-        const t = sweptPointCircle(q0x, q0y, q1x, q1y, rho);
+        const w = SW;
+        w[0] = q0x;
+        w[1] = q0y;
+        w[2] = q1x;
+        w[3] = q1y;
+        w[4] = rho;
+        sweptPCS();
+        const t = w[SW_T]!;
         if (t < 0) return;
         const qx = q0x + t * (q1x - q0x), qy = q0y + t * (q1y - q0y);
         const dq = Math.sqrt(qx * qx + qy * qy);
@@ -258,7 +265,8 @@ export class ContactResponse extends ContactDetection {
     for (let j = 0; j < cnt; j++) {
       const j2 = j + 1 === cnt ? 0 : j + 1;
       const ax = w[2 * (start + j)]!, ay = w[2 * (start + j) + 1]!, qx = w[2 * (start + j2)]!, qy = w[2 * (start + j2) + 1]!;
-      const al = closestAlpha(px, py, ax, ay, qx, qy);
+      pointSegAt(x, i2, w, 2 * (start + j), 2 * (start + j2));
+      const al = GS[1]!; // closestAlpha(p, a, q), same operations (no double crosses a call)
       const cx = ax + al * (qx - ax), cy = ay + al * (qy - ay);
       const d2 = (px - cx) ** 2 + (py - cy) ** 2;
       if (d2 < best) {
