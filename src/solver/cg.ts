@@ -15,8 +15,12 @@ export class PcgWorkspace {
   readonly z: Float64Array;
   readonly p: Float64Array;
   readonly q: Float64Array;
-  /** Scalars passed to the loop kernels (α, β), not as double arguments (V8 would box them). */
-  readonly sc = new Float64Array(1);
+  /**
+   * Scalars passed to and from the loop kernels: sc[0] = α or β into stepXR / nextDirection,
+   * sc[1] = the last dot product (dotTo). Not double arguments or return values: V8 boxes those
+   * for every call it does not inline.
+   */
+  readonly sc = new Float64Array(2);
   /** Iterations of the last pcg() call. */
   iterations = 0;
   /** Whether the last pcg() call met the tolerance. */
@@ -56,10 +60,11 @@ function applyPrecond(m: Preconditioner, r: Float64Array, z: Float64Array, n: nu
   }
 }
 
-function dot(a: Float64Array, b: Float64Array, n: number): number {
+/** out[1] = aᵀb (summed in index order). */
+function dotTo(a: Float64Array, b: Float64Array, n: number, out: Float64Array): void {
   let s = 0;
   for (let i = 0; i < n; i++) s += a[i] * b[i];
-  return s;
+  out[1] = s;
 }
 
 // The loops of pcg() live in these kernels (no code after a loop but a return): pcg() itself is a
@@ -105,14 +110,17 @@ export function pcg(
   const n = pat.n;
   if (ws.n !== n) throw new RangeError(`pcg: workspace has n = ${ws.n}, expected ${n}`);
   const { r, z, p, q } = ws;
+  const sc = ws.sc;
   const itMax = maxIter < 0 ? Math.max(n, 1) : maxIter;
   ws.breakdown = false;
   ws.converged = false;
   symMultiply(pat, values, x, q);
   residual(b, q, r, n);
-  const bnorm = Math.sqrt(dot(b, b, n));
+  dotTo(b, b, n, sc);
+  const bnorm = Math.sqrt(sc[1]);
   const target = tol * (bnorm > 0 ? bnorm : 1);
-  let rnorm = Math.sqrt(dot(r, r, n));
+  dotTo(r, r, n, sc);
+  let rnorm = Math.sqrt(sc[1]);
   let it = 0;
   if (rnorm <= target) {
     ws.iterations = 0;
@@ -122,25 +130,28 @@ export function pcg(
   }
   applyPrecond(precond, r, z, n);
   p.set(z);
-  let rz = dot(r, z, n);
+  dotTo(r, z, n, sc);
+  let rz = sc[1];
   while (it < itMax) {
     symMultiply(pat, values, p, q);
-    const pq = dot(p, q, n);
+    dotTo(p, q, n, sc);
+    const pq = sc[1];
     if (!(pq > 0) || !(rz > 0)) {
       ws.breakdown = true;
       break;
     }
-    const sc = ws.sc;
     sc[0] = rz / pq;
     stepXR(sc, p, q, x, r, n);
     it++;
-    rnorm = Math.sqrt(dot(r, r, n));
+    dotTo(r, r, n, sc);
+    rnorm = Math.sqrt(sc[1]);
     if (rnorm <= target) {
       ws.converged = true;
       break;
     }
     applyPrecond(precond, r, z, n);
-    const rzNew = dot(r, z, n);
+    dotTo(r, z, n, sc);
+    const rzNew = sc[1];
     sc[0] = rzNew / rz;
     rz = rzNew;
     nextDirection(sc, z, p, n);

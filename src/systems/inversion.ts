@@ -20,27 +20,30 @@ import type { Topology } from './topology';
 
 export const INVERSION_SAFETY = 0.9;
 
+/** Number of Neo-Hookean triangles (countNeoHookean): an integer array, read without boxing. */
+const COUNT = new Int32Array(1);
+
 /**
- * out[0] ← largest α ∈ (0, 1] keeping every currently positive Neo-Hookean triangle positive
- * (out[1]: number of Neo-Hookean triangles). The result goes through `out`, not a return value:
- * a double returned from a call V8 does not inline is boxed.
+ * out[0] ← largest α ∈ (0, 1] keeping every currently positive Neo-Hookean triangle positive.
+ * The result goes through `out`, not a return value, and this driver reads no double: a double
+ * returned from a call V8 does not inline, or read outside optimized code, is boxed.
  */
 export function triangleMaxStep(t: Topology, x: Float64Array, dx: Float64Array, out: Float64Array): void {
   const tr = t.triangles;
   out[0] = 1;
-  out[1] = 0;
-  countNeoHookean(tr.count, tr.params, out);
-  if (out[1]! > 0) neoHookeanMaxStep(tr.count, tr.nodes, tr.params, x, dx, out);
+  COUNT[0] = 0;
+  countNeoHookean(tr.count, tr.params, COUNT);
+  if (COUNT[0]! > 0) neoHookeanMaxStep(tr.count, tr.nodes, tr.params, x, dx, out);
 }
 
 /**
- * sc[1] += number of triangles with material MAT_NEOHOOKEAN (the caller zeroes it: nothing runs
+ * n[0] += number of triangles with material MAT_NEOHOOKEAN (the caller zeroes it: nothing runs
  * before the loop, whose first, long call would run it before V8 allocates the feedback vector).
  */
-function countNeoHookean(count: number, q: Float64Array, sc: Float64Array): void {
+function countNeoHookean(count: number, q: Float64Array, n: Int32Array): void {
   for (let e = 0; e < count; e++) {
-    const m = sc[1]!;
-    sc[1] = q[8 * e + 7] === MAT_NEOHOOKEAN ? m + 1 : m;
+    const m = n[0]!;
+    n[0] = q[8 * e + 7] === MAT_NEOHOOKEAN ? m + 1 : m;
   }
 }
 
