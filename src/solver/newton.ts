@@ -69,8 +69,18 @@ export class NewtonSolver {
   pcgMinDofs = 8000;
   /** Refactor the preconditioner when PCG took more iterations than this. */
   refactorIters = 12;
-  /** Relative residual of the inner PCG solves. */
-  cgTolerance = 1e-4;
+  /**
+   * Relative residual of the inner PCG solves. Kept as a number object behind an accessor (the
+   * field starts as null, so V8 stores it as a tagged pointer): solve() passes the same object to
+   * pcg() every call instead of boxing a copy of a double field.
+   */
+  get cgTolerance(): number {
+    return this.cgTol!;
+  }
+  set cgTolerance(v: number) {
+    this.cgTol = v;
+  }
+  private cgTol: number | null = null;
   cgMaxIters = 200;
   profile = false;
   readonly timing: NewtonProfile = { msAssembly: 0, msFactor: 0, msSolve: 0 };
@@ -100,6 +110,14 @@ export class NewtonSolver {
   private readonly ph = new Float64Array(2);
   private readonly dp = new Float64Array(1);
   private readonly en = new Float64Array(2);
+  /**
+   * h² for ForceModel.hessianPSD's scale argument, recomputed only when h changes. The fields
+   * start as null so V8 keeps them as tagged pointers to immutable number objects: assemble()
+   * passes the same object every iteration. (A double computed in the caller, or read from a
+   * double-typed field outside optimized code, is boxed anew for every call.)
+   */
+  private h2: number | null = null;
+  private hPrev: number | null = null;
   /** ForceModel.maxStepTo / ContactTerm.maxStepTo result. */
   private readonly ms = new Float64Array(2);
   private dragB = 0;
@@ -111,6 +129,9 @@ export class NewtonSolver {
 
   constructor(t: Topology) {
     primeNewtonKernels();
+    this.cgTol = 1e-4;
+    this.h2 = NaN; // number objects from the start (see h2), so optimized code never meets null here
+    this.hPrev = NaN;
     this.t = t;
     const n = t.ndof;
     this.xt = new Float64Array(n);
@@ -173,12 +194,13 @@ export class NewtonSolver {
   }
 
   /** ∇²Φ (projected when settings.projection = 'psd') into ws.values, fixed rows identity. */
-  private assemble(model: ForceModel, x: Float64Array, h: number, projection: 'psd' | 'none', ws: Workspace): void {
+  private assemble(model: ForceModel, x: Float64Array, projection: 'psd' | 'none', ws: Workspace): void {
     const t = this.t;
     const values = ws.values;
     values.fill(0);
-    if (projection === 'psd') model.hessianPSD(x, h * h, values);
-    else model.hessian(x, this.zero, h * h, 0, values);
+    const h2 = this.h2; // a number object made once per time-step size (see h2 above): passing it boxes nothing
+    if (projection === 'psd') model.hessianPSD(x, h2!, values);
+    else model.hessian(x, this.zero, h2!, 0, values);
     addToDiagonal(t.ndof, t.diag, this.hs, values); // h b (uniform drag)
     addMassMatrix(t, values); // lumped diag(mass), or the consistent triangle mass (src/systems/mass.ts)
     const ds = t.dampedSprings;
@@ -226,7 +248,7 @@ export class NewtonSolver {
       return;
     }
     out.fill(0);
-    pcg(ws.solver.pattern, ws.values, rhs, out, ldlt, cg, this.cgTolerance, this.cgMaxIters);
+    pcg(ws.solver.pattern, ws.values, rhs, out, ldlt, cg, this.cgTol!, this.cgMaxIters);
     if (prof) this.lap(LAP_SOLVE);
     this.lastCgIters = cg.iterations;
     stats.linearPath = 'pcg-ldlt';
@@ -278,6 +300,10 @@ export class NewtonSolver {
     // All loops over the dofs are module functions of typed arrays (below), doubles come back
     // through sc: this method is only the driver, so a deopt in it never runs an O(n) loop in
     // the interpreter (that cost MBs of heap numbers per deopt at 10k).
+    if (h !== this.hPrev) {
+      this.hPrev = h;
+      this.h2 = h * h;
+    }
     const hs = this.hs;
     hs[0] = h * h;
     hs[1] = h * this.dragB;
@@ -299,8 +325,10 @@ export class NewtonSolver {
       if (a0 < 1) for (let i = 0; i < n; i++) x[i] = xt[i]! + a0 * dir[i]!;
       if (maxIters > 1 && contact.maxIters > maxIters) maxIters = contact.maxIters;
     }
+    // Φ combined here (as in phiOf), not returned from a call: a returned double is boxed
+    const ph = this.ph, en = this.en, dp = this.dp, dragB = this.dragB;
     this.phiParts(model, x);
-    let phi = this.phiOf(h);
+    let phi = 0.5 * ph[0]! + h * h * en[0]! + 0.5 * h * (dragB * ph[1]! + dp[0]!);
     this.phiHistory[0] = phi;
     this.phiCount = 1;
     let iters = 0;
@@ -312,7 +340,7 @@ export class NewtonSolver {
         converged = true;
         break;
       }
-      this.assemble(model, x, h, settings.projection, ws);
+      this.assemble(model, x, settings.projection, ws);
       if (prof) this.lap(LAP_ASSEMBLY);
       negateInto(n, g, trial);
       this.solve(ws, trial, dir);
@@ -339,13 +367,13 @@ export class NewtonSolver {
         trialPoint(n, x, sc, dir, trial);
         if (!settings.lineSearch) {
           this.phiParts(model, trial);
-          phiTrial = this.phiOf(h);
+          phiTrial = 0.5 * ph[0]! + h * h * en[0]! + 0.5 * h * (dragB * ph[1]! + dp[0]!);
           accepted = true;
           break;
         }
         if (model.isFeasible(trial)) {
           this.phiParts(model, trial);
-          phiTrial = this.phiOf(h);
+          phiTrial = 0.5 * ph[0]! + h * h * en[0]! + 0.5 * h * (dragB * ph[1]! + dp[0]!);
           if (phiTrial <= phi + ARMIJO_C * alpha * slope) {
             accepted = true;
             break;
