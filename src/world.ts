@@ -17,6 +17,7 @@ import { Workspace, type StepStats } from './solver/integrators';
 import { GAME_NEWTON_DEFAULTS, type NewtonSettings } from './solver/newton';
 import { runStep } from './systems/step';
 import { ContactSystem, COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from './collision/contact';
+import { engineWarmedUp, runWarmUp } from './warmup';
 
 export interface WorldOptions {
   /** Fixed step (s), default 1/60. */
@@ -108,8 +109,11 @@ export class PhysicsWorld {
     this.massMatrixType = m;
   }
   private massMatrixType: 'lumped' | 'consistent' = 'lumped';
-  time = 0;
   stepCount = 0;
+  /** Simulated time: stepCount × dt (a getter: storing it each step would box a double). */
+  get time(): number {
+    return this.stepCount * this.dt;
+  }
   /** Creation-ordered entity ids of each kind (the solver's order, never query order). */
   readonly lists: EntityLists = {
     particles: [], springs: [], hinges: [], triangles: [], dampedSprings: [], gravitation: [], vortices: [], uniform: [],
@@ -561,9 +565,9 @@ export class PhysicsWorld {
 
   /** Advance one fixed step of dt. */
   step(): void {
+    if (this.newton !== 'fosssim' && !engineWarmedUp()) warmUpEngine(); // once per process (src/warmup.ts)
     runStep(this);
     this.stepCount++;
-    this.time = this.stepCount * this.dt;
   }
 
   // ---- reading state ----------------------------------------------------------
@@ -600,4 +604,13 @@ export class PhysicsWorld {
     }
     return out;
   }
+}
+
+/**
+ * JIT warm-up (src/warmup.ts): steps two tiny private worlds so V8 compiles the solver's kernels
+ * before a game's own bodies run; once per process, a few tens of ms. The first game-mode step()
+ * calls it; a game may call it earlier, during loading.
+ */
+export function warmUpEngine(): void {
+  runWarmUp(PhysicsWorld);
 }

@@ -1,0 +1,82 @@
+/**
+ * JIT warm-up: before the first game-mode step of a process, a few hundred steps of two tiny
+ * private worlds (every triangle material, a rod of springs and hinges, jellies in contact with
+ * half-planes, a circle, a segment and each other).
+ *
+ * Why (V8, docs/solver.md "Allocation work, part 5"): the solver's kernels are loops over typed
+ * arrays. When a kernel's first calls are long loops (a 10k-triangle jelly), V8 decides to
+ * optimize it while it is inside the loop and compiles only on-stack-replacement (OSR) code; the
+ * request for regular optimized code is dropped, and every later call runs its prologue in the
+ * interpreter and jumps into the OSR code at the loop, boxing doubles each time (≈100 B per
+ * call). Drivers called a few times per step (the Newton step, Φ) take hundreds of steps to be
+ * optimized at all. Small worlds make the same functions hot with short calls: V8 marks them at a
+ * function return and compiles regular optimized code, with type feedback from every element and
+ * contact kind, before the game's own bodies run.
+ *
+ * No effect on results: the warm-up worlds share no state with other worlds (kernels keep only
+ * scratch that is overwritten before it is read). Costs a few tens of milliseconds once per
+ * process; games can call it during loading (`warmUpEngine()` in src/world.ts), otherwise the
+ * first game-mode PhysicsWorld.step() does.
+ */
+import type { PhysicsWorld, WorldOptions } from './world';
+import { MATERIAL_NAMES } from './elements';
+import { meshBox } from './mesh';
+
+/** Steps of each warm-up world. */
+export const WARMUP_STEPS = 1000;
+
+let state: 0 | 1 | 2 = 0; // not run, running, done
+
+/** True once the warm-up ran (or is running) in this process. */
+export function engineWarmedUp(): boolean {
+  return state !== 0;
+}
+
+/**
+ * Run the warm-up now (once per process; later calls return at once). `World` is the
+ * PhysicsWorld class (passed in so this module does not import the world at run time).
+ */
+export function runWarmUp(World: new (opts?: WorldOptions) => PhysicsWorld): void {
+  if (state !== 0) return;
+  state = 1;
+  // a fosssim jelly squashed by its top row's initial velocity (large strain: the PSD clamp branch,
+  // line-search halvings). Its linear systems go through PCG preconditioned by the factor of the
+  // first step, never refactored, so each solve takes several CG iterations and pcg() becomes hot
+  // (LDLᵀ's factor and solve kernels run in the first step and in every preconditioner solve). The
+  // solver's phase timings (NewtonSolver.profile) are on every third step.
+  const a = new World({ dt: 1 / 60, integrator: 'implicit-euler' });
+  addJelly(a, 0, 0.3, 'fosssim', 'fixed', -4);
+  a.step();
+  const newton = a.workspace().newton;
+  if (newton) {
+    newton.pcgMinDofs = 0;
+    newton.refactorIters = 1 << 20;
+    newton.cgTolerance = 1e-12;
+  }
+  for (let s = 0; s < WARMUP_STEPS; s++) {
+    if (newton) newton.profile = s % 3 === 0;
+    a.step();
+  }
+  state = 2;
+}
+
+/** A 0.3 m square jelly of 8 triangles centred at (cx, cy): bottom row fixed, or a contact body. */
+function addJelly(
+  w: PhysicsWorld, cx: number, cy: number, material: (typeof MATERIAL_NAMES)[number], body: number | 'fixed', vyTop = 0,
+): void {
+  const mesh = meshBox(0.3, 0.3, 2, 2);
+  const ids: number[] = [];
+  const n = mesh.positions.length / 2;
+  for (let v = 0; v < n; v++) {
+    const y = mesh.positions[2 * v + 1]!;
+    ids.push(w.addParticle({
+      x: cx + mesh.positions[2 * v]!, y: cy + y, vy: y > 0.14 ? vyTop : 0, m: 0, radius: 0.02,
+      ...(body === 'fixed' ? { fixed: y < -0.14 } : { body }),
+    }));
+  }
+  for (let t = 0; t < mesh.triangles.length; t += 3) {
+    w.addTriangle(ids[mesh.triangles[t]!]!, ids[mesh.triangles[t + 1]!]!, ids[mesh.triangles[t + 2]!]!, {
+      youngsModulus: material === 'fosssim' ? 2e4 : 8e4, poissonRatio: 0.3, density: 100, material,
+    });
+  }
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { PhysicsWorld, warmUpEngine } from '../src/world';
+import { engineWarmedUp, WARMUP_STEPS } from '../src/warmup';
+import { runStep } from '../src/systems/step';
+
+// Module state is per test file (vitest isolates files), so the first test sees a process that
+// has not warmed up yet.
+describe('JIT warm-up (src/warmup.ts)', () => {
+  function jelly(opts: ConstructorParameters<typeof PhysicsWorld>[0]): PhysicsWorld {
+    const w = new PhysicsWorld(opts);
+    const ids = [
+      w.addParticle({ x: 0, y: 0, m: 1, fixed: true }), w.addParticle({ x: 1, y: 0, m: 1, fixed: true }),
+      w.addParticle({ x: 0, y: 1, m: 1 }), w.addParticle({ x: 1, y: 1, m: 1 }),
+    ];
+    w.addTriangle(ids[0]!, ids[1]!, ids[3]!, { youngsModulus: 1e4, poissonRatio: 0.3 });
+    w.addTriangle(ids[0]!, ids[3]!, ids[2]!, { youngsModulus: 1e4, poissonRatio: 0.3 });
+    return w;
+  }
+
+  it('FOSSSim-semantics worlds do not trigger it; the first game-mode step does, once; results are unchanged', () => {
+    const fs = jelly({ integrator: 'implicit-euler', newton: 'fosssim' });
+    fs.step();
+    expect(engineWarmedUp()).toBe(false);
+    // reference: a game-mode world advanced by the step systems directly (runStep is all that
+    // PhysicsWorld.step does besides the warm-up), before any warm-up ran in this process
+    const ref = jelly({});
+    for (let s = 0; s < 30; s++) runStep(ref);
+    expect(engineWarmedUp()).toBe(false);
+    const g = jelly({});
+    g.step();
+    expect(engineWarmedUp()).toBe(true);
+    for (let s = 1; s < 30; s++) g.step();
+    expect(g.stepCount).toBe(30);
+    expect(Array.from(g.readPositions())).toEqual(Array.from(ref.readPositions()));
+    expect(Array.from(g.readVelocities())).toEqual(Array.from(ref.readVelocities()));
+    warmUpEngine(); // already done: returns at once
+    expect(WARMUP_STEPS).toBeGreaterThan(0);
+  });
+
+  it('world.time is stepCount × dt', () => {
+    const a = jelly({ dt: 0.01 });
+    for (let s = 0; s < 7; s++) a.step();
+    expect(a.time).toBe(7 * 0.01);
+  });
+});
