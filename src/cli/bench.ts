@@ -4,7 +4,13 @@
  * (`@dimforge/rapier2d-compat`, a devDependency used only here) for comparison.
  *
  *   elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile] [--no-rapier]
- *                  [--material fosssim|stvk|neohookean|corotational|all]
+ *                  [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate]
+ *
+ * Each elastica case (per material) runs in its own Node process (`--no-isolate`: all in this
+ * one), as in a game that runs one scene: V8's compiled code and type feedback from one case would
+ * otherwise carry over into the next (code compiled for the previous case's world is discarded
+ * when that world is collected, and the next case's first few hundred steps re-tier it), which
+ * shows up as allocation in the later cases' timed windows (docs/solver.md, part 5).
  *
  * Case `pile` (contact): ten jellies of 512 triangles (5,120 in all) dropped into a box
  * (makeJellyPile), contact inside the game-mode Newton solve (docs/contact.md); 60 warm-up steps
@@ -19,6 +25,8 @@
  * jelly (same small-strain stiffness) and costs are compared like for like.
  */
 import { performance } from 'node:perf_hooks';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { PhysicsWorld } from '../world';
@@ -33,6 +41,8 @@ export interface BenchOptions {
   rapier?: boolean;
   /** Triangle materials to bench (default ['fosssim']); 'all' expands to every material. */
   materials?: string[];
+  /** Run each elastica case in its own process (default true; the CLI's --no-isolate sets false). */
+  isolate?: boolean;
   out?: (line: string) => void;
 }
 
@@ -63,6 +73,14 @@ export interface BenchResult {
   allocBytesPerStep: number;
   /** Largest single-step allocation in the timed window (bytes, same measure). */
   allocBytesMaxStep: number;
+  /**
+   * Metered timed steps that allocated more than 16 bytes (one boxed double), and how many steps
+   * were metered (the phase-profiled ones are not). In the steady state this is 0 or a few
+   * isolated steps during which V8 installed newly optimized code for a function that only then
+   * became hot (docs/solver.md, part 5): the heap grows by the code and its metadata, not garbage.
+   */
+  allocSteps: number;
+  meteredSteps: number;
   /** Timed steps during which a garbage collection ran (heap shrank): 0 when nothing is allocated. */
   gcSteps: number;
   sag: number;
@@ -180,6 +198,8 @@ class AllocMeter {
   n = 0;
   max = 0;
   gcSteps = 0;
+  /** Steps that allocated more than 16 bytes. */
+  allocating = 0;
   constructor() {
     // the bracket around a timed step also holds the step's pair of clock reads (performance.now()
     // returns a fresh heap number in Node 20) and the store of their difference: calibrated too
@@ -211,6 +231,7 @@ class AllocMeter {
     const a = Math.max(0, d - this.overhead);
     this.sum += a;
     this.n++;
+    if (a > 16) this.allocating++;
     if (a > this.max) this.max = a;
   }
   mean(): number {
@@ -218,12 +239,18 @@ class AllocMeter {
   }
 }
 
-/** Heap in use after a full collection (gc exposed through V8 flags at run time). */
+/**
+ * Heap in use after full collections (gc exposed through V8 flags at run time). Three in a row:
+ * V8 ages unused bytecode and code over several collections, so a single one left the baseline
+ * holding code that a later collection freed (retained growth read −0.6…+0.3 KB/step of noise).
+ */
 function heapUsed(): number {
   if (!gcFn) {
     v8.setFlagsFromString('--expose-gc');
     gcFn = runInNewContext('gc') as () => void;
   }
+  gcFn();
+  gcFn();
   gcFn();
   return process.memoryUsage().heapUsed;
 }
@@ -312,7 +339,7 @@ export function benchElastica(name: string, target: number, warmup: number, step
     msPerStepMedian: round(quantile(sorted, 0.5)), msPerStepP95: round(quantile(sorted, 0.95)),
     newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / profiled), msFactor: round(msF / profiled), msSolve: round(msS / profiled),
     heapGrowthBytesPerStep: round((heap1 - w.heap0) / (steps + w.stepsAfterBaseline), 1),
-    allocBytesPerStep: round(meter.mean(), 1), allocBytesMaxStep: meter.max, gcSteps: meter.gcSteps,
+    allocBytesPerStep: round(meter.mean(), 1), allocBytesMaxStep: meter.max, allocSteps: meter.allocating, meteredSteps: meter.n, gcSteps: meter.gcSteps,
     sag: round(h / JELLY.size, 4),
   };
 }
@@ -376,7 +403,7 @@ export function benchPile(warmup: number, steps: number, each: number, count = P
     msPerStepMedian: round(quantile(sorted, 0.5)), msPerStepP95: round(quantile(sorted, 0.95)),
     newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / profiled), msFactor: round(msF / profiled), msSolve: round(msS / profiled),
     heapGrowthBytesPerStep: round((heap1 - w.heap0) / (steps + w.stepsAfterBaseline), 1),
-    allocBytesPerStep: round(meter.mean(), 1), allocBytesMaxStep: meter.max, gcSteps: meter.gcSteps,
+    allocBytesPerStep: round(meter.mean(), 1), allocBytesMaxStep: meter.max, allocSteps: meter.allocating, meteredSteps: meter.n, gcSteps: meter.gcSteps,
     sag: round(meanY() / y0, 4),
     contacts: round(touching / steps, 1), candidates: round(cand / steps, 1),
     rebuilds: st.contactRebuildsTotal - rebuilds0, patternPairs: world.topology().contactPairCount,
@@ -431,7 +458,7 @@ export async function benchRapier(name: string, target: number, warmup: number, 
     msPerStepMedian: round(quantile(sorted, 0.5)), msPerStepP95: round(quantile(sorted, 0.95)),
     newtonItersMean: 0, msAssembly: 0, msFactor: 0, msSolve: 0,
     heapGrowthBytesPerStep: round((heap1 - heap0) / steps, 1),
-    allocBytesPerStep: round(meter.mean(), 1), allocBytesMaxStep: meter.max, gcSteps: meter.gcSteps,
+    allocBytesPerStep: round(meter.mean(), 1), allocBytesMaxStep: meter.max, allocSteps: meter.allocating, meteredSteps: meter.n, gcSteps: meter.gcSteps,
     sag: round(h / JELLY.size, 4),
   };
 }
@@ -470,16 +497,18 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
   const warmup = opts.quick ? 5 : 60;
   const steps = opts.quick ? 10 : 300;
   const results: BenchResult[] = [];
+  const isolate = opts.isolate !== false;
   for (const name of names) {
     if (name === PILE) {
-      const rp = opts.quick ? benchPile(5, 10, PILE_EACH_QUICK) : benchPile(60, 120, PILE_EACH);
+      const rp = isolate ? benchInChild(name, 'fosssim', opts.quick === true)
+        : opts.quick ? benchPile(5, 10, PILE_EACH_QUICK) : benchPile(60, 120, PILE_EACH);
       results.push(rp);
       emit(rp);
       continue;
     }
     let r: BenchResult | null = null;
     for (const m of materials) {
-      const rm = benchElastica(name, CASES[name]!, warmup, steps, m);
+      const rm = isolate ? benchInChild(name, m, opts.quick === true) : benchElastica(name, CASES[name]!, warmup, steps, m);
       results.push(rm);
       emit(rm);
       r ??= rm;
@@ -509,9 +538,24 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
     out(
       `${r.name.padEnd(4)} ${(r.material ? `${r.engine} ${r.material}` : r.engine).slice(0, 28).padEnd(28)} tris ${String(r.triangles).padStart(6)} dofs ${String(r.dofs).padStart(6)}  ` +
         `median ${r.msPerStepMedian.toFixed(2)} ms  p95 ${r.msPerStepP95.toFixed(2)} ms  newton ${r.newtonItersMean}  ` +
-        `asm ${r.msAssembly} fac ${r.msFactor} sol ${r.msSolve}  alloc ${r.allocBytesPerStep} B/step (max ${r.allocBytesMaxStep}, gc ${r.gcSteps})  retained ${r.heapGrowthBytesPerStep} B/step  sag ${r.sag}  ${r.linearPath}` +
+        `asm ${r.msAssembly} fac ${r.msFactor} sol ${r.msSolve}  alloc ${r.allocBytesPerStep} B/step (${r.allocSteps} of ${r.meteredSteps} steps, max ${r.allocBytesMaxStep}, gc ${r.gcSteps})  retained ${r.heapGrowthBytesPerStep} B/step  sag ${r.sag}  ${r.linearPath}` +
         (r.contacts !== undefined ? `  contacts ${r.contacts} candidates ${r.candidates} rebuilds ${r.rebuilds} pattern pairs ${r.patternPairs} fail-safe ${r.failSafeSteps}` : '') +
         (r.note ? `  ${r.note}` : ''),
     );
   }
+}
+
+/** The `elastica` command (bin/elastica.mjs), two levels up from this module (src/cli or dist/cli). */
+const ELASTICA_BIN = fileURLToPath(new URL('../../bin/elastica.mjs', import.meta.url));
+
+/** One elastica case in a fresh Node process (`bench --no-isolate` there), its JSON row parsed. */
+function benchInChild(name: string, material: MaterialName, quick: boolean): BenchResult {
+  const args = [ELASTICA_BIN, 'bench', '--json', '--no-isolate', '--no-rapier', '--cases', name, '--material', material];
+  if (quick) args.push('--quick');
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const line = r.status === 0 ? r.stdout.split('\n').find((l) => l.startsWith('{')) : undefined;
+  if (!line) {
+    throw new Error(`bench: case ${name} (${material}) failed in its child process (exit ${r.status ?? r.signal}): ${(r.stderr || r.stdout).trim().slice(0, 2000)}`);
+  }
+  return JSON.parse(line) as BenchResult;
 }

@@ -17,7 +17,7 @@ import { createProgress } from './progress';
 const USAGE = `Usage:
   elastica run <scene.xml> [--out <file.bin>] [--steps N] [--quiet]
   elastica -s <scene.xml> -d 0 [-o <file.bin>]     FOSSSim's command form
-  elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all]
+  elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate]
   elastica --help | --version
 
 run: simulates a FOSSSim XML scene for ceil(duration/dt) steps (or --steps N)
@@ -140,12 +140,14 @@ async function dispatch(argv: string[]): Promise<number> {
       cases: { type: 'string' },
       'no-rapier': { type: 'boolean' },
       material: { type: 'string' },
+      'no-isolate': { type: 'boolean' },
     });
     if (positionals.length > 0) throw new InputError(`bench: unexpected argument "${positionals[0]}"\n${USAGE}`);
     const { runBench } = await import('./bench');
     const cases = values.cases === undefined ? undefined : (values.cases as string).split(',').map((c) => c.trim()).filter((c) => c !== '');
     await runBench({
       json: values.json === true, quick: values.quick === true, cases, rapier: values['no-rapier'] !== true,
+      isolate: values['no-isolate'] !== true,
       materials: values.material === undefined ? undefined : (values.material as string).split(',').map((c) => c.trim()).filter((c) => c !== ''),
     });
     return 0;
