@@ -23,7 +23,7 @@ import { MATERIAL_NAMES } from './elements';
 import { meshBox } from './mesh';
 
 /** Steps of each warm-up world. */
-export const WARMUP_STEPS = 1000;
+export const WARMUP_STEPS = 1500;
 
 let state: 0 | 1 | 2 = 0; // not run, running, done
 
