@@ -568,13 +568,23 @@ function primeKernels(): void {
   primed = true;
   const p = buildPattern(3, 2, [{ k: 2, nodes: Int32Array.from([0, 1, 1, 2]) }]);
   const f = new SparseLDLT(p);
-  const values = new Float64Array(p.rowIdx.length);
+  // two matrices: coupled x/y within each node, and diagonal node blocks (then a zero right-hand
+  // side entry stays zero through the forward solve); right-hand sides with zeros in every
+  // pattern the paired solves skip on (both, only the x, only the y dof of a node zero), so
+  // the sparse-RHS branches of forwardPaired have type feedback too: a branch first taken in a
+  // game (a corotational jelly at 1k) deoptimized it into OSR code re-entered every call
+  const coupled = new Float64Array(p.rowIdx.length), blocks = new Float64Array(p.rowIdx.length);
   for (let j = 0; j < p.n; j++) {
-    for (let q = p.colPtr[j]; q < p.colPtr[j + 1]; q++) values[q] = p.rowIdx[q] === j ? 10 : -1;
+    for (let q = p.colPtr[j]; q < p.colPtr[j + 1]; q++) {
+      const i = p.rowIdx[q];
+      coupled[q] = i === j ? 10 : -1;
+      blocks[q] = i === j ? 10 : i >> 1 === j >> 1 ? 0 : -1;
+    }
   }
-  const b = new Float64Array(p.n).fill(1), x = new Float64Array(p.n);
+  const rhs = [[1, 1, 1, 1, 1, 1], [1, 0, 1, 0, 1, 0], [0, 1, 0, 1, 0, 1], [0, 0, 1, 1, 0, 0]].map((r) => Float64Array.from(r));
+  const x = new Float64Array(p.n);
   for (let k = 0; k < 40; k++) {
-    f.factor(values);
-    f.solve(b, x);
+    f.factor(k % 2 === 0 ? coupled : blocks);
+    f.solve(rhs[(k >> 1) % 4]!, x);
   }
 }
