@@ -10,7 +10,7 @@
  * Frame deltas only decide how many steps run, so the same inputs give the same
  * state after the same number of steps at any frame rate.
  */
-import { PhysicsWorld, type WorldOptions } from '../world';
+import { PhysicsWorld, warmUpEngine, type WorldOptions } from '../world';
 import { meshBox, meshCircle, meshPolygon, meshSheet, type MeshData } from '../mesh';
 import { parseSceneXml } from '../scene/xml';
 import { buildScene } from '../scene/build';
@@ -239,6 +239,8 @@ export class SoftSim {
     this.world.contacts.implicit = opts.implicitContact ?? true;
     if (this.gx !== 0 || this.gy !== 0) this.gravityEid = this.world.addGravity(this.gx, this.gy);
     this.accumulator = new FixedStepAccumulator({ dt: this.world.dt, maxStepsPerFrame: this.maxStepsPerFrame });
+    // JIT warm-up (src/warmup.ts, once per page) at scene start rather than in the first frame's step
+    if (this.world.newton !== 'fosssim') warmUpEngine();
   }
 
   // ---- units ----------------------------------------------------------------
