@@ -240,18 +240,17 @@ class AllocMeter {
 }
 
 /**
- * Heap in use after full collections (gc exposed through V8 flags at run time). Three in a row:
- * V8 ages unused bytecode and code over several collections, so a single one left the baseline
- * holding code that a later collection freed (retained growth read −0.6…+0.3 KB/step of noise).
+ * Heap in use after full collections (gc exposed through V8 flags at run time). Six in a row: V8
+ * flushes the bytecode of functions not run for 5 full collections (--bytecode-old-age), so with
+ * one the baseline still held the set-up code (mesh, pattern, AMD) that the collections at the end
+ * freed, and retained growth read −0.6…+0.3 KB/step of noise.
  */
 function heapUsed(): number {
   if (!gcFn) {
     v8.setFlagsFromString('--expose-gc');
     gcFn = runInNewContext('gc') as () => void;
   }
-  gcFn();
-  gcFn();
-  gcFn();
+  for (let k = 0; k < 6; k++) gcFn();
   return process.memoryUsage().heapUsed;
 }
 
