@@ -359,9 +359,10 @@ export class ContactResponse extends ContactDetection {
    * (back to the correct side, normal velocity removed). Bouncy contacts always go to the filter.
    */
   protected gate(world: PhysicsWorld, k: number, i: number, item: number): boolean {
-    const rtot = this.rq[R_RT]!;
     if (!this.implicitOn) return true;
     if (!(item >= 0 && item < this.nE) && this.bouncy(world, item)) return true;
+    // doubles only from here (gate runs rarely, often interpreted: each double read is a heap number)
+    const rtot = this.rq[R_RT]!;
     if (this.rq[R_PEN]! > rtot && this.pairCovered[k] === 0) return true;
     const h = world.dt;
     let m = this.invMass[i]! > 0 ? 1 / this.invMass[i]! : 0;
