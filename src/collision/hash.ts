@@ -3,6 +3,88 @@
  * preallocated typed arrays (counting sort by bucket). Queries return item ids
  * in a deterministic order: by bucket, then by insertion order.
  */
+/** Bucket of cell (ix, iy). */
+function hashCell(ix: number, iy: number, mask: number): number {
+  return (Math.imul(ix, 73856093) ^ Math.imul(iy, 19349663)) & mask;
+}
+
+/** Integer results of countCells: [0] cell entries, [1] items too large for the grid. */
+const HS = new Int32Array(2);
+
+/** counts[bucket] += the cells of every item's box b[4i..4i+3] (items over maxCells cells: HS[1]). */
+function countCells(n: number, b: Int32Array, counts: Int32Array, mask: number, maxCells: number): void {
+  let total = 0;
+  let nBig = 0;
+  for (let i = 0; i < n; i++) {
+    const o = 4 * i;
+    const cells = (b[o + 2]! - b[o]! + 1) * (b[o + 3]! - b[o + 1]! + 1);
+    if (cells > maxCells) {
+      nBig++;
+      continue;
+    }
+    for (let iy = b[o + 1]!; iy <= b[o + 3]!; iy++) {
+      for (let ix = b[o]!; ix <= b[o + 2]!; ix++) {
+        const h = hashCell(ix, iy, mask);
+        counts[h] = counts[h]! + 1;
+        total++;
+      }
+    }
+  }
+  HS[0] = total;
+  HS[1] = nBig;
+}
+
+/** starts[h] ← Σ counts[< h] for h ≤ nb, and counts[h] ← starts[h] (the fill cursors). */
+function prefixStarts(nb: number, counts: Int32Array, starts: Int32Array): void {
+  let acc = 0;
+  for (let h = 0; h < nb; h++) {
+    starts[h] = acc;
+    acc += counts[h]!;
+    counts[h] = starts[h]!;
+  }
+  starts[nb] = acc;
+}
+
+/** Write every item into its cells' buckets (cursors in counts); items over maxCells into big. */
+function fillEntries(
+  n: number, b: Int32Array, counts: Int32Array, mask: number, maxCells: number, entries: Int32Array, big: Int32Array,
+): void {
+  let nBig = 0;
+  for (let i = 0; i < n; i++) {
+    const o = 4 * i;
+    const cells = (b[o + 2]! - b[o]! + 1) * (b[o + 3]! - b[o + 1]! + 1);
+    if (cells > maxCells) {
+      big[nBig++] = i;
+      continue;
+    }
+    for (let iy = b[o + 1]!; iy <= b[o + 3]!; iy++) {
+      for (let ix = b[o]!; ix <= b[o + 2]!; ix++) {
+        const h = hashCell(ix, iy, mask);
+        entries[counts[h]!] = i;
+        counts[h] = counts[h]! + 1;
+      }
+    }
+  }
+}
+
+let hashKernelsPrimed = false;
+
+/**
+ * Once per process: call build's kernels 64 times with n = 0 and the real argument types, so their
+ * feedback vectors and prologue feedback exist before the first real (long) call, which otherwise
+ * compiles them on stack replacement only (docs/solver.md, "Allocation work, part 4"). Writes only HS.
+ */
+function primeHashKernels(): void {
+  if (hashKernelsPrimed) return;
+  hashKernelsPrimed = true;
+  const z = new Int32Array(4), st = new Int32Array(1);
+  for (let r = 0; r < 64; r++) {
+    countCells(0, z, z, 0, 1024);
+    prefixStarts(0, z, st);
+    fillEntries(0, z, z, 0, 1024, z, z);
+  }
+}
+
 export class SpatialHash {
   /**
    * Grid scratch: [0] the cell size, [1] its inverse. Hot callers write both and call beginQ, so
@@ -27,6 +109,7 @@ export class SpatialHash {
   readonly maxCells = 1024;
 
   constructor(buckets = 1 << 14) {
+    primeHashKernels();
     let b = 1;
     while (b < buckets) b <<= 1;
     this.mask = b - 1;
@@ -34,9 +117,6 @@ export class SpatialHash {
     this.starts = new Int32Array(b + 1);
   }
 
-  private hash(ix: number, iy: number): number {
-    return (Math.imul(ix, 73856093) ^ Math.imul(iy, 19349663)) & this.mask;
-  }
 
   /** Cell size of the current grid. */
   get cell(): number {
@@ -85,54 +165,21 @@ export class SpatialHash {
     b[o + 3] = Math.floor(q[3]! * inv);
   }
 
-  /** Bucket all items (after every setBox). */
+  /**
+   * Bucket all items (after every setBox). A driver over the loop kernels below (integers only):
+   * as one method, its 16k-bucket loop put it in V8's OSR trap (docs/solver.md, "Allocation work,
+   * part 4": the prologue had no feedback, every later call entered OSR code from the interpreter).
+   */
   build(): void {
-    const counts = this.counts, b = this.boxes, n = this.nItems;
+    const counts = this.counts, b = this.boxes, n = this.nItems, mask = this.mask;
     counts.fill(0);
-    let total = 0;
-    let nBig = 0;
-    for (let i = 0; i < n; i++) {
-      const o = 4 * i;
-      const cells = (b[o + 2]! - b[o]! + 1) * (b[o + 3]! - b[o + 1]! + 1);
-      if (cells > this.maxCells) {
-        nBig++;
-        continue;
-      }
-      for (let iy = b[o + 1]!; iy <= b[o + 3]!; iy++) {
-        for (let ix = b[o]!; ix <= b[o + 2]!; ix++) {
-          const h = this.hash(ix, iy);
-          counts[h] = counts[h]! + 1;
-          total++;
-        }
-      }
-    }
+    countCells(n, b, counts, mask, this.maxCells);
+    const total = HS[0]!, nBig = HS[1]!;
     if (this.entries.length < total) this.entries = new Int32Array(total * 2);
     if (this.big.length < nBig) this.big = new Int32Array(nBig * 2);
-    this.nBig = 0;
-    const starts = this.starts;
-    let acc = 0;
-    for (let h = 0; h <= this.mask; h++) {
-      starts[h] = acc;
-      acc += counts[h]!;
-      counts[h] = starts[h]!;
-    }
-    starts[this.mask + 1] = acc;
-    const entries = this.entries;
-    for (let i = 0; i < n; i++) {
-      const o = 4 * i;
-      const cells = (b[o + 2]! - b[o]! + 1) * (b[o + 3]! - b[o + 1]! + 1);
-      if (cells > this.maxCells) {
-        this.big[this.nBig++] = i;
-        continue;
-      }
-      for (let iy = b[o + 1]!; iy <= b[o + 3]!; iy++) {
-        for (let ix = b[o]!; ix <= b[o + 2]!; ix++) {
-          const h = this.hash(ix, iy);
-          entries[counts[h]!] = i;
-          counts[h] = counts[h]! + 1;
-        }
-      }
-    }
+    this.nBig = nBig;
+    prefixStarts(mask + 1, counts, this.starts);
+    fillEntries(n, b, counts, mask, this.maxCells, this.entries, this.big);
   }
 
   /**
@@ -189,7 +236,7 @@ export class SpatialHash {
     const entries = this.entries, starts = this.starts;
     for (let iy = y0; iy <= y1; iy++) {
       for (let ix = x0; ix <= x1; ix++) {
-        const h = this.hash(ix, iy);
+        const h = hashCell(ix, iy, this.mask);
         for (let e = starts[h]!; e < starts[h + 1]!; e++) {
           const i = entries[e]!;
           if (stamp[i] === now) continue;
