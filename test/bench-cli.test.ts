@@ -12,7 +12,7 @@ describe('elastica bench', () => {
     expect(r.status).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(1);
-    const fields = ['name', 'triangles', 'dofs', 'integrator', 'msPerStepMedian', 'msPerStepP95', 'newtonItersMean', 'msAssembly', 'msFactor', 'msSolve', 'heapGrowthBytesPerStep', 'allocBytesPerStep', 'allocBytesMaxStep', 'gcSteps', 'sag'];
+    const fields = ['name', 'triangles', 'dofs', 'integrator', 'msPerStepMedian', 'msPerStepP95', 'newtonItersMean', 'msAssembly', 'msFactor', 'msSolve', 'heapGrowthBytesPerStep', 'allocBytesPerStep', 'allocBytesMaxStep', 'allocSteps', 'meteredSteps', 'gcSteps', 'sag'];
     const rows = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     const ours = rows.find((o) => o.engine === 'elastica')!;
     expect(ours).toBeDefined();
@@ -28,6 +28,20 @@ describe('elastica bench', () => {
     expect(ours.allocBytesPerStep as number).toBeGreaterThanOrEqual(0);
     expect(ours.allocBytesMaxStep as number).toBeGreaterThanOrEqual(ours.allocBytesPerStep as number);
     expect(Number.isInteger(ours.gcSteps)).toBe(true);
+    expect(ours.allocSteps as number).toBeLessThanOrEqual(ours.meteredSteps as number);
+    expect(ours.meteredSteps as number).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('--no-isolate runs the cases in the bench process and gives the same simulation (same sag, iterations)', () => {
+    const args = ['bench', '--quick', '--json', '--cases', '1k', '--no-rapier'];
+    const iso = spawnSync(process.execPath, [join(ROOT, 'bin', 'elastica.mjs'), ...args], { cwd: ROOT, encoding: 'utf8' });
+    const one = spawnSync(process.execPath, [join(ROOT, 'bin', 'elastica.mjs'), ...args, '--no-isolate'], { cwd: ROOT, encoding: 'utf8' });
+    expect(iso.status).toBe(0);
+    expect(one.status).toBe(0);
+    const a = JSON.parse(iso.stdout.trim()) as Record<string, unknown>, b = JSON.parse(one.stdout.trim()) as Record<string, unknown>;
+    expect(a.sag).toBe(b.sag);
+    expect(a.newtonItersMean).toBe(b.newtonItersMean);
+    expect(a.triangles).toBe(b.triangles);
   }, 120_000);
 
   it('--material all: one elastica row per material, non-FOSSSim materials at 4E (same jelly)', () => {
