@@ -744,6 +744,20 @@ export class ContactPotential {
 
   /** out[0] ← maxStep(x, dx). */
   maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void {
+    this.maxStepKernel(x, dx, out, 0);
+  }
+
+  /**
+   * out[0] ← maxStep(x, dx) if it is < out[0] (else out[0] is kept): the caller's own bound and
+   * this one combined here, so a once-per-step driver (ForceModel.maxStepTo) need not hold and
+   * compare a double itself (interpreted, each one is a heap number; docs/solver.md).
+   */
+  maxStepMinTo(x: Float64Array, dx: Float64Array, out: Float64Array): void {
+    this.maxStepKernel(x, dx, out, 1);
+  }
+
+  /** maxStepTo (keep = 0) and maxStepMinTo (keep = 1). */
+  private maxStepKernel(x: Float64Array, dx: Float64Array, out: Float64Array, keep: number): void {
     let t = 1;
     const f = this.ccdFraction, q = this.gq;
     for (let k = 0; k < this.count; k++) {
@@ -752,7 +766,8 @@ export class ContactPotential {
       const c = q[5]!;
       if (c >= 0 && f * c < t) t = f * c;
     }
-    out[0] = t;
+    const a = out[0]!;
+    out[0] = keep === 0 || t < a ? t : a;
   }
 
   /** Earliest t ∈ [0, 1] at which candidate k's particle reaches its surface moving x → x + dx (−1: never). */
