@@ -166,10 +166,9 @@ export class ForceModel {
   /** out[0] ← maxStep(x, dx), allocation-free (out[1] is scratch). */
   maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void {
     triangleMaxStep(this.t, x, dx, out); // Neo-Hookean triangles stay uninverted (src/systems/inversion.ts)
-    if (!this.contact || this.contact.count === 0) return;
-    const a = out[0]!;
-    this.contact.maxStepTo(x, dx, out); // no particle crosses a contact surface (src/collision/implicit.ts)
-    if (!(out[0]! < a)) out[0] = a;
+    // no particle crosses a contact surface (src/collision/implicit.ts): out[0] lowered to that
+    // bound inside the contact kernel, as this once-per-step driver must not read a double
+    if (this.contact && this.contact.count > 0) this.contact.maxStepMinTo(x, dx, out);
   }
 
   /**
@@ -301,6 +300,8 @@ export interface ContactTerm {
   maxStep(x: Float64Array, dx: Float64Array): number;
   /** out[0] ← maxStep(x, dx), allocation-free. */
   maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
+  /** out[0] ← min(out[0], maxStep(x, dx)) (out[0] kept when the bound is not smaller, or NaN). */
+  maxStepMinTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
 }
 
 function add2(gU: Float64Array, g: Float64Array, a: number, b: number): void {
