@@ -13,6 +13,12 @@
  * adjacency set in FEM matrices) and expanded to dofs keeping the dofs of a
  * node consecutive: d^2 times less work and 2x2 (3x3) blocks stay together.
  * Fully deterministic (no randomness, fixed tie-breaking).
+ *
+ * Provenance and licence: `amdGraph` follows CSparse's cs_amd (Copyright (c) 2006-2022,
+ * Timothy A. Davis; LGPL-2.1-or-later) closely — the same workspace layout, constants (dense
+ * threshold max(16, 10√n), elbow room |A|/5 + 2n) and control flow — so treat that function as a
+ * derived work under LGPL-2.1-or-later, not under the package's MIT licence (docs/solver.md,
+ * "Provenance of the AMD ordering"). The node-graph helpers below it are our own.
  */
 import type { SymPattern } from './pattern.js';
 
