@@ -191,21 +191,82 @@ export function cos(x: number): number {
 
 /** Writes sin(x) to out[o] and cos(x) to out[o+1] with a single argument reduction. */
 export function sincos(x: number, out: Float64Array, o: number): void {
-  const ax = Math.abs(x);
-  if (ax <= 0.7853981633974483) {
-    if (ax < 7.450580596923828e-9) { out[o] = x; out[o + 1] = 1; return; }
-    out[o] = kSin(x, 0, 0);
-    out[o + 1] = kCos(x, 0);
-    return;
-  }
-  if (ax === Infinity || x !== x) { out[o] = NaN; out[o + 1] = NaN; return; }
-  const n = reduce(x);
-  const s = kSin(RED[0]!, RED[1]!, 1);
-  const c = kCos(RED[0]!, RED[1]!);
-  switch (n) {
-    case 0: out[o] = s; out[o + 1] = c; break;
-    case 1: out[o] = c; out[o + 1] = -s; break;
-    case 2: out[o] = -s; out[o + 1] = -c; break;
-    default: out[o] = -c; out[o + 1] = s; break;
+  out[o] = x;
+  sincosMany(out, o, 1);
+}
+
+/**
+ * sincos in place for n angles: x = out[o + 2q] becomes sin(x) there and cos(x) at o + 2q + 1.
+ * The same operations as sin / cos (reduce's Cody-Waite part and kSin / kCos written out here):
+ * no calls but reduceHuge's rare path, so no double crosses a call, and a loop, so priming a few
+ * calls gets it optimized; too large to be inlined, it stays one optimized function for all its
+ * callers (docs/solver.md, part 5).
+ */
+export function sincosMany(out: Float64Array, o: number, n: number): void {
+  const end = o + 2 * n;
+  for (let q = o; q < end; q += 2) {
+    const x = out[q]!;
+    const ax = Math.abs(x);
+    let y0 = x, y1 = 0, iy = 0, k = 0;
+    if (ax <= 0.7853981633974483) {
+      if (ax < 7.450580596923828e-9) { out[q + 1] = 1; continue; }
+    } else if (ax === Infinity || x !== x) {
+      out[q] = NaN;
+      out[q + 1] = NaN;
+      continue;
+    } else {
+      iy = 1;
+      if (ax <= 1647099.3291652855) { // reduce(x), Cody-Waite
+        k = Math.trunc(ax * INV_PIO2 + 0.5);
+        const fn = k;
+        let r = ax - fn * PIO2_1;
+        let w = fn * PIO2_1T;
+        y0 = r - w;
+        const j = (highWord(ax) >>> 20) & 0x7ff;
+        let i = j - ((highWord(y0) >>> 20) & 0x7ff);
+        if (i > 16) {
+          let t = r;
+          w = fn * PIO2_2;
+          r = t - w;
+          w = fn * PIO2_2T - ((t - r) - w);
+          y0 = r - w;
+          i = j - ((highWord(y0) >>> 20) & 0x7ff);
+          if (i > 49) {
+            t = r;
+            w = fn * PIO2_3;
+            r = t - w;
+            w = fn * PIO2_3T - ((t - r) - w);
+            y0 = r - w;
+          }
+        }
+        y1 = (r - y0) - w;
+        k &= 3;
+      } else {
+        k = reduceHuge(ax);
+        y0 = RED[0]!;
+        y1 = RED[1]!;
+      }
+      if (x < 0) {
+        y0 = -y0;
+        y1 = -y1;
+        k = (4 - k) & 3;
+      }
+    }
+    // kSin(y0, y1, iy) and kCos(y0, y1)
+    const z = y0 * y0;
+    const v = z * y0;
+    const r = S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)));
+    const s = iy === 0 ? y0 + v * (S1 + z * r) : y0 - ((z * (0.5 * y1 - v * r) - y1) - v * S1);
+    const w = z * z;
+    const rc = z * (C1 + z * (C2 + z * C3)) + w * w * (C4 + z * (C5 + z * C6));
+    const hz = 0.5 * z;
+    const ww = 1 - hz;
+    const c = ww + (((1 - ww) - hz) + (z * rc - y0 * y1));
+    switch (k) {
+      case 0: out[q] = s; out[q + 1] = c; break;
+      case 1: out[q] = c; out[q + 1] = -s; break;
+      case 2: out[q] = -s; out[q + 1] = -c; break;
+      default: out[q] = -c; out[q + 1] = s; break;
+    }
   }
 }
