@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import {
-  amdOrder,
+  fillReducingOrder,
   buildPattern,
   buildScatter,
   diagonalSlots,
@@ -70,7 +70,7 @@ const sizes: [string, number, number][] = [
   ['~4k tris', 45, 45],
   ['~10k tris', 71, 71],
 ];
-console.log('mesh        tris   dofs   nnz(A)   nnz(L)  amd ms  symb ms  factor ms  solve ms  solver.solve ms (factor+solve+refine+check)');
+console.log('mesh        tris   dofs   nnz(A)   nnz(L)  ord ms  symb ms  factor ms  solve ms  solver.solve ms (factor+solve+refine+check)');
 for (const [name, nx, ny] of sizes) {
   const rng = mulberry32(1234);
   const { nNodes, tris } = grid(nx, ny);
@@ -80,7 +80,7 @@ for (const [name, nx, ny] of sizes) {
   const x = new Float64Array(p.n);
   let perm: Int32Array = new Int32Array(0);
   const tAmd = time(() => {
-    perm = amdOrder(p, 2);
+    perm = fillReducingOrder(p, 2);
   }, 5);
   let f = new SparseLDLT(p, perm);
   const tSym = time(() => {

@@ -3,7 +3,9 @@
  * search rearranged for V8, profile timers) must give bit-identical states. The hashes below
  * are SHA-256 of the positions and velocities (IEEE bytes) after the given steps, recorded from
  * the solver before the restructuring (commit 0cc497e). Any change of an operation or its order
- * changes them; a deliberate numerical change must update them and say so.
+ * changes them; a deliberate numerical change must update them and say so. Updated once, on
+ * purpose: the fill-reducing ordering changed from the CSparse-derived AMD to our own minimum
+ * degree (src/solver/mindegree.ts), which changes the elimination order and so the rounding.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -54,13 +56,13 @@ function squashed(): PhysicsWorld {
 }
 
 const GOLDEN: Record<string, string> = {
-  'fosssim ldlt': 'fe6761e6310bfb40256b84d4d3a17b6b',
-  'stvk ldlt': '86cc166f1099e416ad65690af473837b',
-  'neohookean ldlt': '89a4456f5ba19a0b80419f7f14b97a12',
-  'corotational ldlt': '72149b12a749f14290a02eb8cbb495dd',
-  'fosssim pcg': '9638ae197c669506009321f0938702f7',
-  'neohookean pcg': 'f279c6aa7d26086862359d856ed82370',
-  squashed: '6be1f2e757c165000111b562676eb401',
+  'fosssim ldlt': 'ac7609e1f75e0ae589da2711178307b3',
+  'stvk ldlt': '701e481efadb2fb8ce880ca734fad328',
+  'neohookean ldlt': 'b907b8329f34d28d0c465fdabe415a45',
+  'corotational ldlt': 'f06662b849bdaf5477e5c8f1e193a267',
+  'fosssim pcg': '901793e25327e9d538e96156c6d917e3',
+  'neohookean pcg': '8c2ac18ed05c2c4e1f8e25945b9a05c9',
+  squashed: '36f36a2e0a34bdb405dd80f97dc60934',
 };
 
 describe('Newton step restructuring is bit-identical', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  amdOrder,
+  fillReducingOrder,
   buildPattern,
   buildScatter,
   DenseLU,
@@ -297,33 +297,33 @@ describe('buildPattern / buildScatter', () => {
 
 // ---------------------------------------------------------------- ordering
 
-describe('amdOrder', () => {
+describe('fillReducingOrder', () => {
   it('is a node-block permutation and reduces fill vs natural order on a scrambled grid', () => {
     const rng = mulberry32(3);
     const mesh = makeMesh(20, 20, rng);
     const p = buildPattern(mesh.nNodes, 2, mesh.groups);
     expect(detectBlockSize(p)).toBe(2);
-    const perm = amdOrder(p, 2);
+    const perm = fillReducingOrder(p, 2);
     expect(perm.length).toBe(p.n);
     expect(Array.from(perm).sort((a, b) => a - b)).toEqual(Array.from({ length: p.n }, (_, i) => i));
     for (let K = 0; K < p.n / 2; K++) {
       expect(perm[2 * K] % 2).toBe(0);
       expect(perm[2 * K + 1]).toBe(perm[2 * K] + 1);
     }
-    expect(amdOrder(p)).toEqual(perm); // detected block size gives the same ordering
+    expect(fillReducingOrder(p)).toEqual(perm); // detected block size gives the same ordering
     const natural = new SparseLDLT(p);
-    const amd = new SparseLDLT(p, perm);
-    // 21x21 grid: natural (scrambled) order fills almost completely; AMD should be far below.
-    expect(amd.nnzL).toBeLessThan(natural.nnzL / 4);
+    const md = new SparseLDLT(p, perm);
+    // 21x21 grid: natural (scrambled) order fills almost completely; minimum degree far below.
+    expect(md.nnzL).toBeLessThan(natural.nnzL / 4);
     // nested-dissection-quality bound for a 2D grid: O(n log n); generous constant
-    expect(amd.nnzL).toBeLessThan(30 * p.n);
+    expect(md.nnzL).toBeLessThan(30 * p.n);
   });
 
   it('handles empty, single-node and disconnected graphs', () => {
-    expect(amdOrder(buildPattern(0, 2, []), 2).length).toBe(0);
-    expect(Array.from(amdOrder(buildPattern(1, 2, []), 2))).toEqual([0, 1]);
+    expect(fillReducingOrder(buildPattern(0, 2, []), 2).length).toBe(0);
+    expect(Array.from(fillReducingOrder(buildPattern(1, 2, []), 2))).toEqual([0, 1]);
     const p = buildPattern(5, 1, [{ nodes: Int32Array.from([0, 3, 1, 4]), k: 2 }]);
-    expect(Array.from(amdOrder(p, 1)).sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(Array.from(fillReducingOrder(p, 1)).sort()).toEqual([0, 1, 2, 3, 4]);
   });
 });
 
@@ -341,7 +341,7 @@ describe('SparseLDLT', () => {
       const mesh = makeMesh(nx, ny, rng, 6);
       const p = buildPattern(mesh.nNodes, 2, mesh.groups);
       const { values, dense } = assemble(p, mesh, 2, rng, 'spd');
-      const f = new SparseLDLT(p, amdOrder(p, 2));
+      const f = new SparseLDLT(p, fillReducingOrder(p, 2));
       expect(f.factor(values)).toBe(true);
       const b = randomVec(p.n, rng);
       const x = new Float64Array(p.n);
@@ -352,8 +352,8 @@ describe('SparseLDLT', () => {
       expect(f.inertia()).toEqual({ positive: p.n, negative: 0, zero: 0 });
       expect(f.paired).toBe(true); // 2x2 node-block kernel
       // scalar kernel (a permutation that splits node pairs) agrees with the block kernel
-      const split = amdOrder(p, 2).slice(1);
-      const perm = Int32Array.from([...split, amdOrder(p, 2)[0]]);
+      const split = fillReducingOrder(p, 2).slice(1);
+      const perm = Int32Array.from([...split, fillReducingOrder(p, 2)[0]]);
       const g = new SparseLDLT(p, perm);
       expect(g.paired).toBe(false);
       expect(g.factor(values)).toBe(true);
@@ -379,7 +379,7 @@ describe('SparseLDLT', () => {
       const mesh = makeMesh(nx, ny, rng, 6);
       const p = buildPattern(mesh.nNodes, 2, mesh.groups);
       const { values, dense } = assemble(p, mesh, 2, rng, 'indefinite');
-      const f = new SparseLDLT(p, amdOrder(p, 2));
+      const f = new SparseLDLT(p, fillReducingOrder(p, 2));
       expect(f.factor(values)).toBe(true);
       const b = randomVec(p.n, rng);
       const x = new Float64Array(p.n);
@@ -400,7 +400,7 @@ describe('SparseLDLT', () => {
     const rng = mulberry32(77);
     const mesh = makeMesh(9, 7, rng, 3);
     const p = buildPattern(mesh.nNodes, 2, mesh.groups);
-    const perm = amdOrder(p, 2);
+    const perm = fillReducingOrder(p, 2);
     const reused = new SparseLDLT(p, perm);
     const b = randomVec(p.n, rng);
     const x1 = new Float64Array(p.n);
@@ -422,7 +422,7 @@ describe('SparseLDLT', () => {
     const mesh = makeMesh(4, 4, rng);
     const p = buildPattern(mesh.nNodes, 2, mesh.groups);
     const { values } = assemble(p, mesh, 2, rng, 'spd');
-    const f = new SparseLDLT(p, amdOrder(p));
+    const f = new SparseLDLT(p, fillReducingOrder(p));
     f.factor(values);
     const b = randomVec(p.n, rng);
     const x = new Float64Array(p.n);
@@ -607,7 +607,7 @@ describe('pcg', () => {
     expect(ws.relResidual).toBeLessThanOrEqual(1e-12);
     expect(relDiff(x, xr)).toBeLessThan(1e-8);
 
-    const f = new SparseLDLT(p, amdOrder(p));
+    const f = new SparseLDLT(p, fillReducingOrder(p));
     f.factor(values);
     x.fill(0);
     const itExact = pcg(p, values, b, x, f, ws, 1e-12);

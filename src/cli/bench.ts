@@ -242,7 +242,7 @@ class AllocMeter {
 /**
  * Heap in use after full collections (gc exposed through V8 flags at run time). Six in a row: V8
  * flushes the bytecode of functions not run for 5 full collections (--bytecode-old-age), so with
- * one the baseline still held the set-up code (mesh, pattern, AMD) that the collections at the end
+ * one the baseline still held the set-up code (mesh, pattern, ordering) that the collections at the end
  * freed, and retained growth read −0.6…+0.3 KB/step of noise.
  */
 function heapUsed(): number {

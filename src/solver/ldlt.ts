@@ -12,7 +12,7 @@
  */
 import type { SymPattern } from './pattern.js';
 import { buildPattern } from './pattern.js';
-import { invertPermutation } from './amd.js';
+import { invertPermutation } from './ordering.js';
 
 /** Pivot tolerance relative to max |A_ii|. */
 export const LDLT_PIVOT_TOL = 1e-13;

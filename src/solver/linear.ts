@@ -2,7 +2,7 @@
  * SymmetricSolver: what the integrators use to solve A x = b with a symmetric
  * A of fixed sparsity (one per body topology).
  *
- * Path 1: sparse LDL^T without pivoting on an AMD ordering (symbolic analysis
+ * Path 1: sparse LDL^T without pivoting on a minimum-degree ordering (symbolic analysis
  * done once in the constructor). The normwise backward error
  *   ||b - A x||_inf / (||A||_inf ||x||_inf + ||b||_inf)
  * is computed from one residual; one step of iterative refinement is done
@@ -14,17 +14,17 @@
  */
 import type { SymPattern } from './pattern.js';
 import { symMultiply, symNormInf } from './pattern.js';
-import { amdOrder } from './amd.js';
+import { fillReducingOrder } from './ordering.js';
 import { SparseLDLT } from './ldlt.js';
 import { DenseLU } from './dense.js';
 
 export interface SymmetricSolverOptions {
-  /** Fill-reducing permutation (new -> old). Default: AMD on the node graph. */
+  /** Fill-reducing permutation (new -> old). Default: minimum degree on the node graph. */
   perm?: Int32Array;
-  /** Dofs per node for the node-level AMD; detected from the pattern when omitted. */
+  /** Dofs per node for the node-level ordering; detected from the pattern when omitted. */
   dofsPerNode?: number;
-  /** 'amd' (default) or 'natural' (identity). Ignored when perm is given. */
-  ordering?: 'amd' | 'natural';
+  /** 'minimum-degree' (default) or 'natural' (identity). Ignored when perm is given. */
+  ordering?: 'minimum-degree' | 'natural';
   /** Max steps of iterative refinement after the direct solve (default 1). */
   refineSteps?: number;
   /** Refinement is skipped while the backward error is <= refineTol (default 4e-16: only when it can help). */
@@ -62,7 +62,7 @@ export class SymmetricSolver {
   constructor(p: SymPattern, opts: SymmetricSolverOptions = {}) {
     this.n = p.n;
     this.pattern = p;
-    const perm = opts.perm ?? (opts.ordering === 'natural' ? undefined : amdOrder(p, opts.dofsPerNode));
+    const perm = opts.perm ?? (opts.ordering === 'natural' ? undefined : fillReducingOrder(p, opts.dofsPerNode));
     this.ldlt = new SparseLDLT(p, perm);
     this.refineSteps = opts.refineSteps ?? 1;
     this.refineTol = opts.refineTol ?? 4e-16;
