@@ -211,9 +211,10 @@ export class ContactPotential {
   majorized = 0;
   /**
    * Scratch: d, nx, ny, alpha (geom); [4]: normalForceQ; [5]: impactTimeQ; [6]: normalEnergyQ,
-   * dEddQ, d2Edd2Q; [7]: slipQ. Per-candidate doubles come back here, not as return values.
+   * dEddQ, d2Edd2Q; [7]: slipQ; [8]: curvaturesQ's friction curvature. Per-candidate doubles
+   * come back here, not as return values.
    */
-  private readonly gq = new Float64Array(8);
+  private readonly gq = new Float64Array(9);
   /** Result of the number-returning wrappers energy() and maxStep(). */
   private readonly res = new Float64Array(1);
 
@@ -622,24 +623,34 @@ export class ContactPotential {
   }
 
   /**
+   * Geometry of candidate k at x into gq, with its normal curvature ∂²E_n/∂d² in gq[6] and its
+   * friction curvature μλ f₀''(|u|) in gq[8] (0 without friction): the common start of
+   * localHessian and localMajorizer.
+   */
+  private curvaturesQ(k: number, x: Float64Array): void {
+    const G = this.geo, o = NG * k, q = this.gq;
+    this.geom(k, x, q);
+    this.d2Edd2Q(k);
+    const ml = G[o + G_ML]!;
+    q[8] = 0;
+    if (ml > 0) {
+      this.slipQ(k, x);
+      PQ[0] = Math.abs(q[7]!);
+      PQ[1] = G[o + G_EPS]!;
+      frictionF2Q();
+      q[8] = ml * PQ[0]!;
+    }
+  }
+
+  /**
    * Local Hessian (6×6 over nodes p, a, b, row-major) of candidate k at x:
    * κ ∇d ∇dᵀ (Gauss–Newton) + μλ f₀''(|u|) ∇u ∇uᵀ. Used by assembly and tests.
    */
   localHessian(k: number, x: Float64Array, out: Float64Array): void {
     out.fill(0, 0, 36);
     const G = this.geo, o = NG * k, q = this.gq;
-    this.geom(k, x, q);
-    this.d2Edd2Q(k);
-    const cn = q[6]!;
-    const ml = G[o + G_ML]!;
-    let cu = 0;
-    if (ml > 0) {
-      this.slipQ(k, x);
-      PQ[0] = Math.abs(q[7]!);
-      PQ[1] = G[o + G_EPS]!;
-      frictionF2Q();
-      cu = ml * PQ[0]!;
-    }
+    this.curvaturesQ(k, x);
+    const cn = q[6]!, cu = q[8]!;
     if (cn === 0 && cu === 0) return;
     const edge = this.kind[k] === KIND_EDGE;
     const al = q[3]!;
@@ -667,18 +678,8 @@ export class ContactPotential {
   localMajorizer(k: number, x: Float64Array, out: Float64Array): void {
     out.fill(0, 0, 36);
     const G = this.geo, o = NG * k, q = this.gq;
-    this.geom(k, x, q);
-    this.d2Edd2Q(k);
-    const cn = q[6]!;
-    const ml = G[o + G_ML]!;
-    let cu = 0;
-    if (ml > 0) {
-      this.slipQ(k, x);
-      PQ[0] = Math.abs(q[7]!);
-      PQ[1] = G[o + G_EPS]!;
-      frictionF2Q();
-      cu = ml * PQ[0]!;
-    }
+    this.curvaturesQ(k, x);
+    const cn = q[6]!, cu = q[8]!;
     if (cn === 0 && cu === 0) return;
     const edge = this.kind[k] === KIND_EDGE;
     const al = q[3]!;
