@@ -154,7 +154,7 @@ export class NewtonSolver {
    * The parts of Φ(x) into scratch: ph = (Σ m‖x − x̃‖² or dᵀMd, Σ‖x − xᵗ‖²), dp[0] = damping
    * dissipation sum, en[0] = V(x). No double is read or computed here: this driver runs a few
    * times per step and may stay in V8's baseline tier, where every double is boxed; step()
-   * combines the parts (phiOf) in optimized code.
+   * combines the parts itself, in optimized code (as phiOf does for phi()).
    */
   private phiParts(model: ForceModel, x: Float64Array): void {
     const t = this.t;
@@ -365,16 +365,11 @@ export class NewtonSolver {
         const more = k < MAX_HALVINGS;
         sc[0] = alpha;
         trialPoint(n, x, sc, dir, trial);
-        if (!settings.lineSearch) {
+        // without line search the full step is taken as it is (no feasibility or Armijo test)
+        if (!settings.lineSearch || model.isFeasible(trial)) {
           this.phiParts(model, trial);
           phiTrial = 0.5 * ph[0]! + h * h * en[0]! + 0.5 * h * (dragB * ph[1]! + dp[0]!);
-          accepted = true;
-          break;
-        }
-        if (model.isFeasible(trial)) {
-          this.phiParts(model, trial);
-          phiTrial = 0.5 * ph[0]! + h * h * en[0]! + 0.5 * h * (dragB * ph[1]! + dp[0]!);
-          if (phiTrial <= phi + ARMIJO_C * alpha * slope) {
+          if (!settings.lineSearch || phiTrial <= phi + ARMIJO_C * alpha * slope) {
             accepted = true;
             break;
           }
