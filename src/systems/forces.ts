@@ -163,7 +163,7 @@ export class ForceModel {
     return this.res[0]!;
   }
 
-  /** out[0] ← maxStep(x, dx), allocation-free (out[1] is scratch). */
+  /** out[0] ← maxStep(x, dx), allocation-free. */
   maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void {
     triangleMaxStep(this.t, x, dx, out); // Neo-Hookean triangles stay uninverted (src/systems/inversion.ts)
     // no particle crosses a contact surface (src/collision/implicit.ts): out[0] lowered to that
