@@ -29,25 +29,6 @@ const PIO2_HI = 1.5707963267948966; // double nearest pi/2
 const PIO2_LO = 6.123233995736766e-17; // pi/2 - PIO2_HI
 const SPLIT = 134217729;
 
-/** sin(x + y) for |x + y| <= pi/4, y a tail correction (iy = 0 means y == 0). */
-function kSin(x: number, y: number, iy: number): number {
-  const z = x * x;
-  const v = z * x;
-  const r = S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)));
-  if (iy === 0) return x + v * (S1 + z * r);
-  return x - ((z * (0.5 * y - v * r) - y) - v * S1);
-}
-
-/** cos(x + y) for |x + y| <= pi/4. */
-function kCos(x: number, y: number): number {
-  const z = x * x;
-  const w = z * z;
-  const r = z * (C1 + z * (C2 + z * C3)) + w * w * (C4 + z * (C5 + z * C6));
-  const hz = 0.5 * z;
-  const ww = 1 - hz;
-  return ww + (((1 - ww) - hz) + (z * r - x * y));
-}
-
 // Reduction result [y0, y1]. A Float64Array, not module-level `let`s: a double stored in a module
 // variable (a context slot) is boxed on every store.
 const RED = new Float64Array(2);
@@ -114,79 +95,21 @@ function reduceHuge(x: number): number {
   return n;
 }
 
-/** Reduce x (|x| > pi/4, finite) to n*pi/2 + (RED[0] + RED[1]); returns n mod 4. */
-function reduce(x: number): number {
-  const ax = Math.abs(x);
-  let n: number;
-  if (ax <= 1647099.3291652855) { // 2^20 * pi/2
-    n = Math.trunc(ax * INV_PIO2 + 0.5);
-    const fn = n;
-    let r = ax - fn * PIO2_1;
-    let w = fn * PIO2_1T;
-    let y0 = r - w;
-    const j = (highWord(ax) >>> 20) & 0x7ff;
-    let i = j - ((highWord(y0) >>> 20) & 0x7ff);
-    if (i > 16) {
-      let t = r;
-      w = fn * PIO2_2;
-      r = t - w;
-      w = fn * PIO2_2T - ((t - r) - w);
-      y0 = r - w;
-      i = j - ((highWord(y0) >>> 20) & 0x7ff);
-      if (i > 49) {
-        t = r;
-        w = fn * PIO2_3;
-        r = t - w;
-        w = fn * PIO2_3T - ((t - r) - w);
-        y0 = r - w;
-      }
-    }
-    RED[0] = y0;
-    RED[1] = (r - y0) - w;
-    n &= 3;
-  } else {
-    n = reduceHuge(ax);
-  }
-  if (x < 0) {
-    RED[0] = -RED[0]!;
-    RED[1] = -RED[1]!;
-    n = (4 - n) & 3;
-  }
-  return n;
-}
+/** Scratch for sin() and cos(): they are sincosMany on one angle. */
+const SC1 = new Float64Array(2);
 
 /** sin(x). sin(±0) = ±0, sin(±Infinity) = NaN. */
 export function sin(x: number): number {
-  const ax = Math.abs(x);
-  if (ax <= 0.7853981633974483) {
-    if (ax < 7.450580596923828e-9) return x; // 2^-27
-    return kSin(x, 0, 0);
-  }
-  if (ax === Infinity || x !== x) return NaN;
-  const n = reduce(x);
-  switch (n) {
-    case 0: return kSin(RED[0]!, RED[1]!, 1);
-    case 1: return kCos(RED[0]!, RED[1]!);
-    case 2: return -kSin(RED[0]!, RED[1]!, 1);
-    default: return -kCos(RED[0]!, RED[1]!);
-  }
+  SC1[0] = x;
+  sincosMany(SC1, 0, 1);
+  return SC1[0]!;
 }
 
 /** cos(x). cos(±Infinity) = NaN. */
 export function cos(x: number): number {
-  const ax = Math.abs(x);
-  if (ax <= 0.7853981633974483) {
-    if (ax < 7.450580596923828e-9) return 1;
-    return kCos(x, 0);
-  }
-  if (ax === Infinity || x !== x) return NaN;
-  const n = reduce(x);
-  switch (n) {
-    case 0: return kCos(RED[0]!, RED[1]!);
-    case 1: return -kSin(RED[0]!, RED[1]!, 1);
-    case 2: return -kCos(RED[0]!, RED[1]!);
-    default: return kSin(RED[0]!, RED[1]!, 1);
-  }
+  SC1[0] = x;
+  sincosMany(SC1, 0, 1);
+  return SC1[1]!;
 }
 
 /** Writes sin(x) to out[o] and cos(x) to out[o+1] with a single argument reduction. */
@@ -197,10 +120,10 @@ export function sincos(x: number, out: Float64Array, o: number): void {
 
 /**
  * sincos in place for n angles: x = out[o + 2q] becomes sin(x) there and cos(x) at o + 2q + 1.
- * The same operations as sin / cos (reduce's Cody-Waite part and kSin / kCos written out here):
- * no calls but reduceHuge's rare path, so no double crosses a call, and a loop, so priming a few
- * calls gets it optimized; too large to be inlined, it stays one optimized function for all its
- * callers (docs/solver.md, part 5).
+ * fdlibm's Cody-Waite reduction and its sin / cos kernels written out in one function (sin, cos
+ * and sincos all come here): no calls but reduceHuge's rare path, so no double crosses a call,
+ * and a loop, so priming a few calls gets it optimized; too large to be inlined, it stays one
+ * optimized function for all its callers (docs/solver.md, part 5).
  */
 export function sincosMany(out: Float64Array, o: number, n: number): void {
   const end = o + 2 * n;
@@ -252,7 +175,7 @@ export function sincosMany(out: Float64Array, o: number, n: number): void {
         k = (4 - k) & 3;
       }
     }
-    // kSin(y0, y1, iy) and kCos(y0, y1)
+    // the kernels: sin(y0 + y1) (y1 = 0 when iy = 0) and cos(y0 + y1) on |y0 + y1| <= pi/4
     const z = y0 * y0;
     const v = z * y0;
     const r = S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)));
