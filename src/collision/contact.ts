@@ -74,6 +74,7 @@ export class ContactSystem extends ContactEvents {
     if (this.implicit && world.newton !== 'fosssim' && !t.dense &&
       (world.integrator === 'implicit-euler' || world.integrator === 'linearized-implicit-euler')) {
       this.refinements = 0;
+      this.trustLevel = 0;
       this.stepNo++;
       this.buildCandidates(world); // refills the rebuild tokens first
       this.implicitOn = true;
@@ -118,11 +119,15 @@ export class ContactSystem extends ContactEvents {
   maxRefinements = 3;
   /** Refinement solves in the last step. */
   refinements = 0;
+  /** Solves that ended with a particle on the side of its trust box (refined unless at maxRefinements), since creation. */
+  pinnedSolves = 0;
   private oldP: Int32Array = new Int32Array(0);
   private oldItem: Int32Array = new Int32Array(0);
   private xs: Float64Array = new Float64Array(0);
   private dxs: Float64Array = new Float64Array(0);
   private readonly gq = new Float64Array(4);
+  /** Initial guess of a refinement after a pinned solve (exactly ndof long). */
+  private warm: Float64Array = new Float64Array(0);
 
   /**
    * After a solve with contact: redo the candidate search with the solve's result xs added to
@@ -134,18 +139,23 @@ export class ContactSystem extends ContactEvents {
   refine(world: PhysicsWorld): boolean {
     if (!this.implicitOn) return false;
     if (this.refinements >= this.maxRefinements) return false;
-    const pot = this.potential, m = pot.count;
-    this.oldP = growI(this.oldP, m);
-    this.oldItem = growI(this.oldItem, m);
-    for (let k = 0; k < m; k++) {
+    // the old candidates [0, m) and guards [m, mt): each list ordered like the new candidates
+    const pot = this.potential, m = pot.count, mt = pot.total;
+    this.oldP = growI(this.oldP, mt);
+    this.oldItem = growI(this.oldItem, mt);
+    for (let k = 0; k < mt; k++) {
       this.oldP[k] = pot.node[3 * k]!;
       this.oldItem[k] = pot.item[k]!;
     }
     this.xs = growF(this.xs, world.x.length);
     this.xs.set(world.x);
+    // the solve stopped with a particle on the side of its trust box: search around the result too
+    const pinned = pot.pinned(this.xs);
+    if (pinned) this.trustLevel++; // a larger trust region around the result (δ × 4)
     this.buildCandidates(world, this.xs);
     // candidates are ordered by particle, then half-planes (item < 0, in order), then items ascending
-    let j = 0, missing = false;
+    let j = 0, g = m, missing = pinned;
+    if (pinned) this.pinnedSolves++;
     const q = this.gq;
     const nx = world.x.length, x0 = this.x0;
     this.dxs = growF(this.dxs, nx);
@@ -154,12 +164,21 @@ export class ContactSystem extends ContactEvents {
       const p = pot.node[3 * k]!, it = pot.item[k]!;
       while (j < m && (this.oldP[j]! < p || (this.oldP[j] === p && this.before(this.oldItem[j]!, it)))) j++;
       if (j < m && this.oldP[j] === p && this.oldItem[j] === it) continue;
+      // a guard of the solve had the potential too (its iterates were kept on its side)
+      while (g < mt && (this.oldP[g]! < p || (this.oldP[g] === p && this.before(this.oldItem[g]!, it)))) g++;
+      if (g < mt && this.oldP[g] === p && this.oldItem[g] === it) continue;
       // missed: in contact at the result, or the path xᵗ → result went through the surface
       pot.geom(k, this.xs, q);
       if (q[0]! < pot.radius(k) || (pot.barrierKappa(k) > 0 && pot.impactTime(k, x0, this.dxs) >= 0)) missing = true;
     }
     if (!missing) return false;
     this.refinements++;
+    if (pinned) {
+      // continue from the result (every iterate was intersection-free) with the larger trust region
+      if (this.warm.length !== nx) this.warm = new Float64Array(nx);
+      for (let i = 0; i < nx; i++) this.warm[i] = this.xs[i]!;
+      pot.warmStart = this.warm;
+    }
     world.x.set(this.x0.subarray(0, world.x.length));
     world.v.set(this.v0.subarray(0, world.v.length));
     return true;

@@ -287,9 +287,16 @@ export class ContactDetection {
   protected ea: Int32Array = new Int32Array(0);
   protected eb: Int32Array = new Int32Array(0);
   protected eOneSided: Uint8Array = new Uint8Array(0);
+  /** Per mesh boundary edge: the third node of its triangle (−1: a rod edge). */
+  protected eOpp: Int32Array = new Int32Array(0);
   protected eRad: Float64Array = new Float64Array(0);
   protected meanEdge = 0;
   protected maxRadius = 0;
+  protected minRadius = 0;
+  /** Trust-region level of the candidate search: δ = δ₀ · 4^level (0 at the step's snapshot; +1 per refinement after a solve stopped on its box). */
+  protected trustLevel = 0;
+  /** Per boundary / rod edge: the box of its end points over the configurations the search covered (4 per edge). */
+  protected eCore: Float64Array = new Float64Array(0);
 
   // ---- per step ----
   x0: Float64Array = new Float64Array(0);
@@ -364,7 +371,7 @@ export class ContactDetection {
         use.set(kk, (use.get(kk) ?? 0) + 1);
       }
     }
-    const ea: number[] = [], eb: number[] = [], one: number[] = [], rad: number[] = [];
+    const ea: number[] = [], eb: number[] = [], one: number[] = [], rad: number[] = [], opp: number[] = [];
     const inMesh = new Uint8Array(n);
     const x = world.x;
     const Pp = world.c.Particle;
@@ -383,6 +390,7 @@ export class ContactDetection {
         eb.push(b);
         one.push(1);
         rad.push(0);
+        opp.push(tr.nodes[3 * e + ((k + 2) % 3)]!);
       }
     }
     // Rod edges (world.edges) not on a triangle: two-sided, with their radius.
@@ -396,6 +404,7 @@ export class ContactDetection {
       eb.push(b);
       one.push(0);
       rad.push(E.radius[e]!);
+      opp.push(-1);
     }
     // Interior mesh nodes do not take part in body–body contact.
     const onBoundary = new Uint8Array(n);
@@ -411,6 +420,7 @@ export class ContactDetection {
     this.ea = Int32Array.from(ea);
     this.eb = Int32Array.from(eb);
     this.eOneSided = Uint8Array.from(one);
+    this.eOpp = Int32Array.from(opp);
     this.eRad = Float64Array.from(rad);
     let sum = 0;
     for (let k = 0; k < ea.length; k++) {
@@ -419,6 +429,10 @@ export class ContactDetection {
     }
     this.meanEdge = ea.length > 0 ? sum / ea.length : 0;
     this.maxRadius = maxR;
+    let minR = Infinity;
+    for (let i = 0; i < n; i++) if (this.radius[i]! < minR) minR = this.radius[i]!;
+    this.minRadius = n > 0 ? minR : 0;
+    this.eCore = new Float64Array(4 * ea.length);
     this.nPrev = 0;
   }
 
@@ -543,16 +557,27 @@ export class ContactDetection {
     hash.grid[1] = 1 / cell;
     hash.beginQ(nItems);
     const mr = this.maxRadius;
+    // trust region's δ (see below): mr + ½ margin·rmin, ×4 per level (a refinement after a solve
+    // that stopped on its box raises the level); the hash boxes of edges and particles grow by the
+    // extra δ − δ₀ so the guard argument below holds for any level
+    const dl0 = mr + 0.5 * this.margin * this.minRadius;
+    const dl = dl0 * (1 << (2 * this.trustLevel));
+    const ex = dl - dl0;
     const hq = hash.q;
     const st = pot.stageIn;
     st[7] = 0;
+    const ec = this.eCore;
     for (let k = 0; k < nE; k++) {
       const a = 2 * this.ea[k]!, b = 2 * this.eb[k]!;
-      const r = this.eRad[k]! + mr;
-      hq[0] = Math.min(x0[a]!, x0[b]!, xp[a]!, xp[b]!, xe[a]!, xe[b]!) - r;
-      hq[1] = Math.min(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!, xe[a + 1]!, xe[b + 1]!) - r;
-      hq[2] = Math.max(x0[a]!, x0[b]!, xp[a]!, xp[b]!, xe[a]!, xe[b]!) + r;
-      hq[3] = Math.max(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!, xe[a + 1]!, xe[b + 1]!) + r;
+      const r = this.eRad[k]! + mr + ex, o = 4 * k;
+      ec[o] = Math.min(x0[a]!, x0[b]!, xp[a]!, xp[b]!, xe[a]!, xe[b]!);
+      ec[o + 1] = Math.min(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!, xe[a + 1]!, xe[b + 1]!);
+      ec[o + 2] = Math.max(x0[a]!, x0[b]!, xp[a]!, xp[b]!, xe[a]!, xe[b]!);
+      ec[o + 3] = Math.max(x0[a + 1]!, x0[b + 1]!, xp[a + 1]!, xp[b + 1]!, xe[a + 1]!, xe[b + 1]!);
+      hq[0] = ec[o]! - r;
+      hq[1] = ec[o + 1]! - r;
+      hq[2] = ec[o + 2]! + r;
+      hq[3] = ec[o + 3]! + r;
       hash.setBoxQ(k);
     }
     const sg = this.seg;
@@ -576,19 +601,51 @@ export class ContactDetection {
     hash.build();
     const H = world.c.Halfplane, hps = world.halfplanes, K = world.c.Collider;
     const mass = t.mass;
-    let nNew = 0;
+    // Trust region (docs/contact.md): each particle's box over xᵗ, x̃ (and xs), grown by δ. A query
+    // box is grown by r + mr + slack + (δ − δ₀) (slack ≥ margin·rmin), an edge's by its radius + mr +
+    // (δ − δ₀), so while both a particle and an edge's end points stay within δ of their boxes, a
+    // pair the hash never met stays more than r̂ apart (2δ ≤ 2 mr + slack + 2 (δ − δ₀) with
+    // δ₀ = mr + ½ margin·rmin); the pairs it met but rejected become guards.
+    const trust = dl > 0;
+    if (trust) {
+      pot.beginTrust(n);
+      pot.trTol[0] = 1e-6 * dl;
+    }
+    const tb = pot.trBox;
+    let nNew = 0, nG = 0;
     for (let i = 0; i < n; i++) {
       const r = this.radius[i]!;
       const X0 = x0[2 * i]!, Y0 = x0[2 * i + 1]!, X1 = xp[2 * i]!, Y1 = xp[2 * i + 1]!, X2 = xe[2 * i]!, Y2 = xe[2 * i + 1]!;
       const slack = this.margin * r + 0.1 * (Math.abs(X1 - X0) + Math.abs(Y1 - Y0));
       const mi = this.invMass[i]! > 0 ? mass[2 * i]! : 0;
+      const tlx = Math.min(X0, X1, X2) - dl, tly = Math.min(Y0, Y1, Y2) - dl;
+      const thx = Math.max(X0, X1, X2) + dl, thy = Math.max(Y0, Y1, Y2) + dl;
+      if (trust) {
+        tb[4 * i] = tlx;
+        tb[4 * i + 1] = tly;
+        tb[4 * i + 2] = thx;
+        tb[4 * i + 3] = thy;
+      }
       if (mi > 0 && this.cor <= 0) {
         for (let q = 0; q < hps.length; q++) {
           const e = hps[q]!;
           const nx = H.nx[e]!, ny = H.ny[e]!;
           const c0 = H.px[e]! * nx + H.py[e]! * ny;
           const d = Math.min(X0 * nx + Y0 * ny, X1 * nx + Y1 * ny, X2 * nx + Y2 * ny) - c0;
-          if (d < r + slack) {
+          if (!(d < r + slack)) {
+            // guard: the trust box reaches the plane
+            if (trust && nx * (nx > 0 ? tlx : thx) + ny * (ny > 0 ? tly : thy) <= c0) {
+              st[0] = nx;
+              st[1] = ny;
+              st[2] = c0;
+              st[3] = 0;
+              st[4] = r;
+              st[5] = ks * mi;
+              st[6] = 0;
+              st[8] = eps;
+              nG = this.stageGuard(nG, KIND_PLANE, i, -1, -1, -(q + 1), 1);
+            }
+          } else {
             st[0] = nx;
             st[1] = ny;
             st[2] = c0;
@@ -602,7 +659,7 @@ export class ContactDetection {
         }
       }
       if (nItems === 0) continue;
-      const g = r + mr + slack;
+      const g = r + mr + slack + ex;
       hq[0] = Math.min(X0, X1, X2) - g;
       hq[1] = Math.min(Y0, Y1, Y2) - g;
       hq[2] = Math.max(X0, X1, X2) + g;
@@ -621,6 +678,8 @@ export class ContactDetection {
           const a2 = 2 * a, b2 = 2 * b;
           pointSegAt(x0, 2 * i, x0, a2, b2);
           const d0 = GS[0]!;
+          // beyond an end (α clamped) the side of the edge's line says nothing about inside / outside
+          const mid = GS[1]! > 0 && GS[1]! < 1;
           pointSegAt(xp, 2 * i, xp, a2, b2);
           const d1 = GS[0]!;
           let d2 = d1;
@@ -628,11 +687,35 @@ export class ContactDetection {
             pointSegAt(xs, 2 * i, xs, a2, b2);
             d2 = GS[0]!;
           }
-          if (Math.min(d0, d1, d2) >= rr + slack && !sweptNodes(x0, xp, 2 * i, a2, b2) && (!xs || !sweptNodes(x0, xs, 2 * i, a2, b2))) continue;
           // side: a mesh boundary's outside (right of a→b), else the particle's side at the start
           const sl = (x0[b2]! - x0[a2]!) * (Y0 - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (X0 - x0[a2]!);
-          if (this.eOneSided[item] === 1 && sl > rr * Math.sqrt((x0[b2]! - x0[a2]!) ** 2 + (x0[b2 + 1]! - x0[a2 + 1]!) ** 2)) continue; // deep inside
-          const side = this.eOneSided[item] === 1 ? -1 : sl < 0 ? -1 : 1;
+          // a mesh boundary edge whose triangle is inverted at the start (a folded corner) has no
+          // reliable outside: it is two-sided for this step (the particle kept on its start side)
+          let one = this.eOneSided[item]!;
+          if (one === 1) {
+            const c2 = 2 * this.eOpp[item]!;
+            if ((x0[b2]! - x0[a2]!) * (x0[c2 + 1]! - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (x0[c2]! - x0[a2]!) <= 0) one = 0;
+          }
+          if (Math.min(d0, d1, d2) >= rr + slack && !sweptNodes(x0, xp, 2 * i, a2, b2) && (!xs || !sweptNodes(x0, xs, 2 * i, a2, b2))) {
+            // guard: the trust boxes of the particle and the edge overlap, and the particle starts
+            // outside or beyond an end (a one-sided edge is not limited from its inside: the particle may leave)
+            const o = 4 * item;
+            if (trust && tlx <= ec[o + 2]! + dl && thx >= ec[o]! - dl && tly <= ec[o + 3]! + dl && thy >= ec[o + 1]! - dl &&
+              (one === 0 || sl < 0 || !mid)) {
+              st[0] = 0;
+              st[1] = 0;
+              st[2] = 0;
+              st[3] = 0;
+              st[4] = rr;
+              st[5] = ks * m;
+              st[6] = 0;
+              st[8] = eps;
+              nG = this.stageGuard(nG, KIND_EDGE, i, a, b, item, sl < 0 ? -1 : 1);
+            }
+            continue;
+          }
+          if (one === 1 && mid && sl > rr * Math.sqrt((x0[b2]! - x0[a2]!) ** 2 + (x0[b2 + 1]! - x0[a2 + 1]!) ** 2)) continue; // deep inside
+          const side = one === 1 ? -1 : sl < 0 ? -1 : 1;
           st[0] = 0;
           st[1] = 0;
           st[2] = 0;
@@ -657,7 +740,22 @@ export class ContactDetection {
           const d1 = GS[0]!;
           pointSegAt(xe, 2 * i, sg, o + 4, o + 6);
           const d2 = GS[0]!;
-          if (Math.min(d0, d1, d2) >= rr + slack && !sweptSegment(x0, xp, 2 * i, sg, o) && !sweptSegment(x0, xe, 2 * i, sg, o)) continue;
+          if (Math.min(d0, d1, d2) >= rr + slack && !sweptSegment(x0, xp, 2 * i, sg, o) && !sweptSegment(x0, xe, 2 * i, sg, o)) {
+            // guard: the trust box reaches the segment's box (end pose)
+            if (trust && tlx <= Math.max(ax, bx) && thx >= Math.min(ax, bx) && tly <= Math.max(ay, by) && thy >= Math.min(ay, by)) {
+              const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
+              st[0] = ax;
+              st[1] = ay;
+              st[2] = bx;
+              st[3] = by;
+              st[4] = rr;
+              st[5] = ks * mi;
+              st[6] = 0;
+              st[8] = eps;
+              nG = this.stageGuard(nG, KIND_SEGMENT, i, -1, -1, item, sl < 0 ? -1 : 1);
+            }
+            continue;
+          }
           // surface displacement over the step at the particle's closest point (tangential part: friction)
           const sx = ax + al * (bx - ax) - ((1 - al) * sg[o]! + al * sg[o + 2]!);
           const sy = ay + al * (by - ay) - ((1 - al) * sg[o + 1]! + al * sg[o + 3]!);
@@ -681,7 +779,21 @@ export class ContactDetection {
           const d0 = Math.sqrt((X0 - ci[o + 2]!) ** 2 + (Y0 - ci[o + 3]!) ** 2) - R;
           const d1 = Math.sqrt((X1 - ci[o + 2]!) ** 2 + (Y1 - ci[o + 3]!) ** 2) - R;
           const d2 = Math.sqrt((X2 - ci[o + 2]!) ** 2 + (Y2 - ci[o + 3]!) ** 2) - R;
-          if (Math.min(d0, d1, d2) >= r + slack) continue;
+          if (Math.min(d0, d1, d2) >= r + slack) {
+            // guard: the trust box reaches the circle's box (end pose)
+            if (trust && tlx <= ci[o + 2]! + R && thx >= ci[o + 2]! - R && tly <= ci[o + 3]! + R && thy >= ci[o + 3]! - R) {
+              st[0] = ci[o + 2]!;
+              st[1] = ci[o + 3]!;
+              st[2] = R;
+              st[3] = 0;
+              st[4] = r;
+              st[5] = ks * mi;
+              st[6] = 0;
+              st[8] = eps;
+              nG = this.stageGuard(nG, KIND_CIRCLE, i, -1, -1, item, 1);
+            }
+            continue;
+          }
           const e = world.colliders[col]!;
           st[0] = ci[o + 2]!;
           st[1] = ci[o + 3]!;
@@ -701,6 +813,14 @@ export class ContactDetection {
           pot.addSurfaceSlipStaged(k);
         }
       }
+    }
+    // the guards after the candidates (same order: particles, then half-planes, then items)
+    pot.beginGuards();
+    const gb = this.gBuf, gs = this.gSt;
+    for (let g = 0; g < nG; g++) {
+      for (let j = 0; j < 9; j++) st[j] = gs[9 * g + j]!;
+      const o = 6 * g;
+      pot.addStaged(gb[o]!, gb[o + 1]!, gb[o + 2]!, gb[o + 3]!, x0, gb[o + 4]!, gb[o + 5]!);
     }
     if (nNew > 0) {
       if (this.tokens[0]! >= 1) {
@@ -782,6 +902,24 @@ export class ContactDetection {
   }
 
   protected newPairs: Int32Array = new Int32Array(0);
+  /** Guard pairs staged during the candidate search: kind, p, a, b, item, side (6 each) and addStaged's 9 doubles. */
+  protected gBuf: Int32Array = new Int32Array(0);
+  protected gSt: Float64Array = new Float64Array(0);
+
+  /** Stage guard nG (its doubles are in the potential's stageIn); returns nG + 1. */
+  protected stageGuard(nG: number, kind: number, p: number, a: number, b: number, item: number, side: number): number {
+    this.gBuf = growI(this.gBuf, 6 * (nG + 1));
+    this.gSt = growF(this.gSt, 9 * (nG + 1));
+    const o = 6 * nG, gb = this.gBuf, gs = this.gSt, st = this.potential.stageIn;
+    gb[o] = kind;
+    gb[o + 1] = p;
+    gb[o + 2] = a;
+    gb[o + 3] = b;
+    gb[o + 4] = item;
+    gb[o + 5] = side;
+    for (let j = 0; j < 9; j++) gs[9 * nG + j] = st[j]!;
+    return nG + 1;
+  }
 
   protected inPattern(pattern: SymPattern, i: number, j: number): boolean {
     const hi = i > j ? i : j, lo = i > j ? j : i;

@@ -204,7 +204,15 @@ export class ContactPotential {
    */
   barrierStiffness = 1;
   barrierWidth = 1;
+  /**
+   * A pair without a barrier (it started the step touching or past its surface, d⁰ ≤ 10⁻³ d̂) may
+   * not move further in than min(d⁰, 0) − touchingSlack · r̂ during the solve (maxStep: one-sided
+   * continuous collision detection against that offset surface). Negative: no limit.
+   */
+  touchingSlack = 0.1;
   private slots: Int32Array = new Int32Array(0);
+  /** Per candidate: the floor of a pair without a barrier (the signed distance no iterate goes below; −∞: none). */
+  private floor: Float64Array = new Float64Array(0);
   /** Per candidate: 1 when an off-diagonal block is missing from the pattern (diagonal majorizer). */
   private major: Uint8Array = new Uint8Array(0);
   /** Candidates assembled with the diagonal-block majorizer (set by computeSlots). */
@@ -220,6 +228,58 @@ export class ContactPotential {
 
   clear(): void {
     this.count = 0;
+    this.total = 0;
+    this.guarding = 0;
+    this.trN = 0;
+    this.warmStart = null;
+  }
+
+  /**
+   * Candidates and guard pairs: entries [0, count) are the candidates, [count, total) the guards —
+   * pairs the broad phase met and the narrow phase rejected (more than r̂ + margin apart at xᵗ, x̃
+   * and a refinement's result, not crossed on the way) that an iterate can still reach inside the
+   * trust region. Guards are potentials like the candidates (zero until an iterate comes within
+   * r̂, then the barrier; CCD in the line search) but never grow the sparsity pattern (their
+   * missing blocks use the diagonal majorizer), are not counted as candidates, and do not keep
+   * pattern pairs alive (docs/contact.md, "Trust region").
+   */
+  total = 0;
+  /** 1 after beginGuards(): addStaged appends guards (count stays). */
+  private guarding = 0;
+
+  /** The candidates are complete: the following addStaged calls append guards. */
+  beginGuards(): void {
+    this.guarding = 1;
+  }
+
+  /** The solve's initial guess instead of x̃ (ContactTerm.warmStart; set by a refinement, reset by clear). */
+  warmStart: Float64Array | null = null;
+
+  // ---- guards: what the line search limits besides the candidates (docs/contact.md, "Trust region") ----
+  /**
+   * Trust region of the line search: per particle i, the box trBox[4i .. 4i + 3] (min x, min y,
+   * max x, max y) that the candidate search covered (its boxes around xᵗ, the prediction and a
+   * refinement's result, grown by δ). Every iterate keeps each particle inside its box, so a pair
+   * the broad phase never met stays apart by more than r̂. trN particles have a box (0: none).
+   */
+  trBox: Float64Array = new Float64Array(0);
+  trN = 0;
+  /** [0]: distance to a box side within which a particle of the result counts as pinned (pinned()). */
+  readonly trTol = new Float64Array(1);
+  /** Room for n particles' trust boxes (written by the candidate search into trBox); trN ← n. */
+  beginTrust(n: number): void {
+    this.trBox = growF(this.trBox, 4 * n);
+    this.trN = n;
+  }
+
+  /** True when a particle of x lies on a side of its trust box (within trTol): the solve was stopped there. */
+  pinned(x: Float64Array): boolean {
+    const B = this.trBox, tol = this.trTol[0]!;
+    for (let i = 0; i < this.trN; i++) {
+      const o = 4 * i, px = x[2 * i]!, py = x[2 * i + 1]!;
+      if (px <= B[o]! + tol || py <= B[o + 1]! + tol || px >= B[o + 2]! - tol || py >= B[o + 3]! - tol) return true;
+    }
+    return false;
   }
 
   /**
@@ -254,7 +314,7 @@ export class ContactPotential {
   addStaged(kind: number, p: number, a: number, b: number, xt: Float64Array, item: number, side: number): number {
     const si = this.stageIn;
     const r = si[4]!, kappa = si[5]!, mu = si[6]!, st = si[7]!, eps = si[8]!;
-    const k = this.count;
+    const k = this.total;
     if (k + 1 > this.kind.length) this.growCandidates();
     this.kind[k] = kind;
     this.node[3 * k] = p;
@@ -272,7 +332,8 @@ export class ContactPotential {
     G[o + G_SIDE] = side;
     G[o + G_KB] = 0;
     G[o + G_DB] = this.barrierWidth * r;
-    this.count = k + 1;
+    this.total = k + 1;
+    if (this.guarding === 0) this.count = k + 1;
     // lagged geometry at xᵗ: normal force, tangent, friction weights
     G[o + G_NX] = 0;
     G[o + G_NY] = 1;
@@ -287,6 +348,9 @@ export class ContactPotential {
     if (this.barrierStiffness > 0 && d0 > 1e-3 * db && Number.isFinite(d0)) {
       G[o + G_KB] = this.barrierStiffness * kappa * (d0 < 0.01 * db ? 8 : 1);
     }
+    // the others may move out, but no further in than their floor (maxStep); −∞: no limit
+    this.floor[k] = G[o + G_KB]! > 0 || !(this.touchingSlack >= 0) || !Number.isFinite(d0)
+      ? -Infinity : (d0 < 0 ? d0 : 0) - this.touchingSlack * r;
     // lagged normal force for friction, capped at 10 κ r̂ (a barrier force near d = 0 is unbounded)
     this.normalForceQ(k, xt);
     const lambda = Math.min(q[4]!, 10 * kappa * r);
@@ -313,6 +377,7 @@ export class ContactPotential {
     this.node = growI(this.node, 3 * cap);
     this.item = growI(this.item, cap);
     this.geo = growF(this.geo, NG * cap);
+    this.floor = growF(this.floor, cap);
     this.slots = growI(this.slots, NS * cap);
     const kk = new Uint8Array(cap);
     kk.set(this.kind);
@@ -326,7 +391,7 @@ export class ContactPotential {
   computeSlots(pattern: SymPattern): void {
     const s = this.slots, nd = this.node;
     let nm = 0;
-    for (let k = 0; k < this.count; k++) {
+    for (let k = 0; k < this.total; k++) {
       this.major[k] = 0;
       for (let j = 0; j < 3; j++) {
         const i = nd[3 * k + j]!, o = NS * k + 3 * j;
@@ -352,7 +417,7 @@ export class ContactPotential {
         s[o + 3] = findSlot(pattern, 2 * hi + 1, 2 * lo + 1);
         if (s[o]! < 0 || s[o + 1]! < 0 || s[o + 2]! < 0 || s[o + 3]! < 0) this.major[k] = 1;
       }
-      nm += this.major[k]!;
+      if (k < this.count) nm += this.major[k]!;
     }
     this.majorized = nm;
   }
@@ -563,7 +628,7 @@ export class ContactPotential {
   energyTo(x: Float64Array, out: Float64Array): void {
     let E = 0;
     const G = this.geo, q = this.gq;
-    for (let k = 0; k < this.count; k++) {
+    for (let k = 0; k < this.total; k++) {
       const o = NG * k;
       this.geom(k, x, q);
       this.normalEnergyQ(k);
@@ -583,7 +648,7 @@ export class ContactPotential {
   /** gU += ∂E/∂x. */
   gradient(x: Float64Array, gU: Float64Array): void {
     const G = this.geo, q = this.gq, nd = this.node;
-    for (let k = 0; k < this.count; k++) {
+    for (let k = 0; k < this.total; k++) {
       const o = NG * k;
       this.geom(k, x, q);
       this.dEddQ(k);
@@ -702,7 +767,7 @@ export class ContactPotential {
   /** values += scale · (the PSD Hessian of every candidate), through the slots of computeSlots. */
   hessian(x: Float64Array, scale: number, values: Float64Array): void {
     const s = this.slots, H = this.H;
-    for (let k = 0; k < this.count; k++) {
+    for (let k = 0; k < this.total; k++) {
       const major = this.major[k] === 1;
       if (major) this.localMajorizer(k, x, H);
       else this.localHessian(k, x, H);
@@ -734,9 +799,11 @@ export class ContactPotential {
    * Largest step fraction in (0, 1] along dx from x such that no particle of a barrier pair reaches
    * its surface (ccdFraction × the earliest time of impact; 1 when none does): every iterate and
    * line-search trial stays intersection-free, so the barrier stays finite. Pairs without a barrier
-   * (the particle started the step past the surface) are not limited: a particle that is already
-   * inside may move back out, so the limit never pins it in place. Half-planes: linear; circles:
-   * entering the circle; segments / edges: swept point–segment (the edge moving linearly too).
+   * (the particle started the step touching or past the surface) may move back out freely but no
+   * further in than their floor (floorTimeQ, `touchingSlack`), so the limit never pins a particle
+   * inside. Half-planes: linear; circles: entering the circle; segments / edges: swept
+   * point–segment (the edge moving linearly too). Guards count like candidates, and no particle
+   * leaves its trust box (trBox).
    */
   maxStep(x: Float64Array, dx: Float64Array): number {
     this.maxStepTo(x, dx, this.res);
@@ -761,11 +828,21 @@ export class ContactPotential {
   private maxStepKernel(x: Float64Array, dx: Float64Array, out: Float64Array, keep: number): void {
     let t = 1;
     const f = this.ccdFraction, q = this.gq;
-    for (let k = 0; k < this.count; k++) {
-      if (!(this.geo[NG * k + G_KB]! > 0)) continue; // no barrier: the pair started past its surface, let it out
-      this.impactTimeQ(k, x, dx);
+    for (let k = 0; k < this.total; k++) {
+      if (this.geo[NG * k + G_KB]! > 0) this.impactTimeQ(k, x, dx);
+      else if (this.floor[k]! > -Infinity) this.floorTimeQ(k, x, dx); // started touching or past: no deeper than its floor
+      else continue;
       const c = q[5]!;
       if (c >= 0 && f * c < t) t = f * c;
+    }
+    // trust region: no particle leaves the box the candidate search covered (the whole fraction:
+    // a particle may stop on the side; refine() then searches again around it)
+    const B = this.trBox;
+    for (let c = 0; c < 2 * this.trN; c++) {
+      const d = dx[c]!;
+      const o = 4 * (c >> 1) + (c & 1);
+      const s = d > 0 ? (B[o + 2]! - x[c]!) / d : d < 0 ? (B[o]! - x[c]!) / d : 2;
+      if (s < t) t = s > 0 ? s : 0;
     }
     const a = out[0]!;
     out[0] = keep === 0 || t < a ? t : a;
@@ -823,10 +900,87 @@ export class ContactPotential {
     this.gq[5] = w[SW_T]!;
   }
 
+  /**
+   * gq[5] ← earliest t ∈ [0, 1] at which candidate k's particle, moving x → x + dx, goes below its
+   * floor f = floor[k] (a pair without a barrier), −1 for never: one-sided, from the kept side of the
+   * surface offset by f (plane: n·p = c₀ + f; circle: radius R + f; segment / edge: the segment
+   * shifted by f along its kept-side normal, at x and at x + dx, moving linearly in between). A
+   * particle already below its floor (only where a segment's offset line does not cover it) is
+   * not limited.
+   */
+  private floorTimeQ(k: number, x: Float64Array, dx: Float64Array): void {
+    const G = this.geo, nd = this.node, w = SW, q = this.gq;
+    const kind = this.kind[k]!, o = NG * k, fl = this.floor[k]!;
+    const p = 2 * nd[3 * k]!;
+    const px = x[p]!, py = x[p + 1]!, qx = px + dx[p]!, qy = py + dx[p + 1]!;
+    q[5] = -1;
+    if (kind === KIND_PLANE) {
+      const d0 = G[o]! * px + G[o + 1]! * py - G[o + 2]! - fl;
+      const d1 = G[o]! * qx + G[o + 1]! * qy - G[o + 2]! - fl;
+      q[5] = d0 > 0 && d1 <= 0 ? d0 / (d0 - d1) : -1;
+      return;
+    }
+    if (kind === KIND_CIRCLE) {
+      const rho = G[o + 2]! + fl;
+      if (!(rho > 0)) return;
+      w[0] = px - G[o]!;
+      w[1] = py - G[o + 1]!;
+      w[2] = qx - G[o]!;
+      w[3] = qy - G[o + 1]!;
+      w[4] = rho;
+      sweptPCS();
+      q[5] = w[SW_T]!;
+      return;
+    }
+    let ax: number, ay: number, bx: number, by: number, cx: number, cy: number, ex: number, ey: number;
+    if (kind === KIND_SEGMENT) {
+      ax = cx = G[o]!;
+      ay = cy = G[o + 1]!;
+      bx = ex = G[o + 2]!;
+      by = ey = G[o + 3]!;
+    } else {
+      const a = 2 * nd[3 * k + 1]!, b = 2 * nd[3 * k + 2]!;
+      ax = x[a]!;
+      ay = x[a + 1]!;
+      bx = x[b]!;
+      by = x[b + 1]!;
+      cx = ax + dx[a]!;
+      cy = ay + dx[a + 1]!;
+      ex = bx + dx[b]!;
+      ey = by + dx[b + 1]!;
+    }
+    // offset along the kept side's unit normal σ n_l (n_l = (−e_y, e_x) / |e|) by f, at both ends of the move
+    const sd = G[o + G_SIDE]!;
+    let lx = bx - ax, ly = by - ay, l = Math.sqrt(lx * lx + ly * ly);
+    if (!(l > 0)) return;
+    const s0 = (sd * fl) / l;
+    // the particle must start on the kept side of the offset line (else it is not covered: no limit)
+    if (sd * (lx * (py - ay - s0 * lx) - ly * (px - ax + s0 * ly)) <= 0) return;
+    w[4] = ax - s0 * ly;
+    w[5] = ay + s0 * lx;
+    w[6] = bx - s0 * ly;
+    w[7] = by + s0 * lx;
+    lx = ex - cx;
+    ly = ey - cy;
+    l = Math.sqrt(lx * lx + ly * ly);
+    if (!(l > 0)) return;
+    const s1 = (sd * fl) / l;
+    w[8] = cx - s1 * ly;
+    w[9] = cy + s1 * lx;
+    w[10] = ex - s1 * ly;
+    w[11] = ey + s1 * lx;
+    w[0] = px;
+    w[1] = py;
+    w[2] = qx;
+    w[3] = qy;
+    sweptPS();
+    q[5] = w[SW_T]!;
+  }
+
   /** True when every value of the candidate set is finite (geometry, stiffnesses, slots' inputs). */
   finite(): boolean {
     const G = this.geo;
-    for (let q = 0; q < NG * this.count; q++) if (!Number.isFinite(G[q]!)) return false;
+    for (let q = 0; q < NG * this.total; q++) if (!Number.isFinite(G[q]!)) return false;
     return true;
   }
 }

@@ -383,11 +383,17 @@ export class ContactResponse extends ContactDetection {
    */
   protected markCovered(): void {
     const pot = this.potential;
+    // with the trust region (docs/contact.md) every pair is covered but the candidates without a
+    // barrier (they started touching or past the surface): the line search kept each particle
+    // inside the box the candidate search covered, and its CCD stopped every iterate before the
+    // surface of each candidate with a barrier and each guard pair, so no iterate crossed any other.
+    const all = pot.trN > 0 ? 1 : 0;
     let j = 0;
     for (let k = 0; k < this.nPairs; k++) {
       const p = this.pairP[k]!, it = this.pairItem[k]!;
       while (j < pot.count && (pot.node[3 * j]! < p || (pot.node[3 * j] === p && this.before(pot.item[j]!, it)))) j++;
-      if (j < pot.count && pot.node[3 * j] === p && pot.item[j] === it && pot.barrierKappa(j) > 0) this.pairCovered[k] = 1;
+      const cand = j < pot.count && pot.node[3 * j] === p && pot.item[j] === it;
+      if (cand ? pot.barrierKappa(j) > 0 : all === 1) this.pairCovered[k] = 1;
     }
   }
 

@@ -317,7 +317,13 @@ export class NewtonSolver {
     // initial guess x̃ (fixed particles stay there)
     x.set(xtil);
     const contact = model.contact;
-    if (contact && contact.count > 0) {
+    const warm = contact ? contact.warmStart : null;
+    if (warm) {
+      // contact refinement after a solve that stopped on its trust region: continue from its result
+      // (intersection-free: every iterate was), with the candidates searched around it
+      x.set(warm);
+      if (maxIters > 1 && contact!.maxIters > maxIters) maxIters = contact!.maxIters;
+    } else if (contact && contact.count > 0) {
       // contact (src/collision): start no further along xᵗ → x̃ than continuous collision detection allows
       for (let i = 0; i < n; i++) dir[i] = xtil[i]! - xt[i]!;
       contact.maxStepTo(xt, dir, this.ms);

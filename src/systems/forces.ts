@@ -168,7 +168,7 @@ export class ForceModel {
     triangleMaxStep(this.t, x, dx, out); // Neo-Hookean triangles stay uninverted (src/systems/inversion.ts)
     // no particle crosses a contact surface (src/collision/implicit.ts): out[0] lowered to that
     // bound inside the contact kernel, as this once-per-step driver must not read a double
-    if (this.contact && this.contact.count > 0) this.contact.maxStepMinTo(x, dx, out);
+    if (this.contact) this.contact.maxStepMinTo(x, dx, out); // its trust region too, with no candidates
   }
 
   /**
@@ -288,6 +288,11 @@ export class ForceModel {
 export interface ContactTerm {
   /** Number of contact candidates this step. */
   count: number;
+  /**
+   * Initial guess of the solve instead of x̃ (null: x̃ pulled back by CCD): a refinement after a
+   * solve that stopped on its trust region continues from that result (src/collision/contact.ts).
+   */
+  warmStart: Float64Array | null;
   /** Newton iteration cap while the term has candidates (the solver uses max(settings, this)). */
   maxIters: number;
   /** Energy at x (tests, tools). */
