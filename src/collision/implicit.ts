@@ -63,24 +63,23 @@ function growI(a: Int32Array, n: number): Int32Array {
  */
 const PQ = new Float64Array(2);
 
+/** A PQ kernel in number-taking form (the exports below: tests and tools, not the step path). */
+function viaPQ(kernel: () => void, a: number, b: number): number {
+  PQ[0] = a;
+  PQ[1] = b;
+  kernel();
+  return PQ[0]!;
+}
+
 /** IPC's smoothed friction primitive f₀ and its derivatives f₁ = f₀', f₀''. */
 export function frictionF0(y: number, eps: number): number {
-  PQ[0] = y;
-  PQ[1] = eps;
-  frictionF0Q();
-  return PQ[0]!;
+  return viaPQ(frictionF0Q, y, eps);
 }
 export function frictionF1(y: number, eps: number): number {
-  PQ[0] = y;
-  PQ[1] = eps;
-  frictionF1Q();
-  return PQ[0]!;
+  return viaPQ(frictionF1Q, y, eps);
 }
 export function frictionF2(y: number, eps: number): number {
-  PQ[0] = y;
-  PQ[1] = eps;
-  frictionF2Q();
-  return PQ[0]!;
+  return viaPQ(frictionF2Q, y, eps);
 }
 /** PQ[0] ← f₀(PQ[0], ε = PQ[1]). */
 function frictionF0Q(): void {
@@ -103,22 +102,13 @@ function frictionF2Q(): void {
  * b → ∞ as d → 0⁺, convex on (0, d̂); 0 for d ≥ d̂. b1 = b', b2 = b''.
  */
 export function barrierB(d: number, dh: number): number {
-  PQ[0] = d;
-  PQ[1] = dh;
-  barrierBQ();
-  return PQ[0]!;
+  return viaPQ(barrierBQ, d, dh);
 }
 export function barrierB1(d: number, dh: number): number {
-  PQ[0] = d;
-  PQ[1] = dh;
-  barrierB1Q();
-  return PQ[0]!;
+  return viaPQ(barrierB1Q, d, dh);
 }
 export function barrierB2(d: number, dh: number): number {
-  PQ[0] = d;
-  PQ[1] = dh;
-  barrierB2Q();
-  return PQ[0]!;
+  return viaPQ(barrierB2Q, d, dh);
 }
 /** PQ[0] ← b(PQ[0], d̂ = PQ[1]); ln through LOG_IO (no double crosses a call). */
 function barrierBQ(): void {
