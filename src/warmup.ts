@@ -47,7 +47,7 @@ export function runWarmUp(World: new (opts?: WorldOptions) => PhysicsWorld): voi
   const a = new World({ dt: 1 / 60, integrator: 'implicit-euler' });
   addJelly(a, 0, 0.3, 'fosssim', 'fixed', -4);
   a.step();
-  const newton = a.workspace().newton;
+  const newton = a.pipeline.ctx.newtonSolver;
   if (newton) {
     newton.pcgMinDofs = 0;
     newton.refactorIters = 1 << 20;

@@ -10,13 +10,14 @@ import {
 import { cstRest, materialId, MATERIAL_NAMES, type MaterialName } from './elements';
 import { atan2 } from './math';
 import { InputError } from './errors';
-import type { IntegratorType } from './scene/types';
-import { buildTopology, type EntityLists, type Topology } from './systems/topology';
-import { AnchorSet, ForceModel } from './systems/forces';
-import { Workspace, type StepStats } from './solver/integrators';
-import { GAME_NEWTON_DEFAULTS, type NewtonSettings } from './solver/newton';
-import { runStep } from './systems/step';
-import { ContactSystem, COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from './collision/contact';
+import { createEntityLists, newtonSolverOf, type EntityLists, type IntegratorType, type StepContext } from './solver/context';
+import type { Topology } from './solver/topology';
+import type { StepStats } from './solver/stats';
+import type { Workspace } from './solver/workspace';
+import { GAME_NEWTON_DEFAULTS, type NewtonSettings, type NewtonSolver } from './solver/newton';
+import type { AnchorSet, ForceModel } from './systems/forces';
+import { Pipeline, type StageName, type SystemFn, type SystemPlacement } from './systems/pipeline';
+import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT, type ContactSystem } from './collision/contact';
 import { engineWarmedUp, runWarmUp } from './warmup';
 
 export interface WorldOptions {
@@ -92,72 +93,122 @@ export interface TriangleOptions {
 
 type ListName = keyof EntityLists;
 
+const INTEGRATORS: readonly IntegratorType[] = ['explicit-euler', 'symplectic-euler', 'linearized-implicit-euler', 'implicit-euler'];
+
 export class PhysicsWorld {
   readonly ecs: World;
   readonly c: Components;
-  dt: number;
-  integrator: IntegratorType;
+  /** The fixed step's stages, its context and its user systems (src/systems/pipeline.ts). */
+  readonly pipeline: Pipeline;
+  private readonly ctx: StepContext;
+
+  /** Fixed step (s). */
+  get dt(): number {
+    return this.ctx.dt;
+  }
+  set dt(dt: number) {
+    if (!(dt > 0) || !Number.isFinite(dt)) throw new InputError(`PhysicsWorld: dt must be a finite number > 0, got ${dt}`);
+    this.ctx.dt = dt;
+  }
+  /** Time integrator (WorldOptions.integrator). */
+  get integrator(): IntegratorType {
+    return this.ctx.integrator;
+  }
+  set integrator(i: IntegratorType) {
+    if (!INTEGRATORS.includes(i)) throw new InputError(`PhysicsWorld: integrator must be one of ${INTEGRATORS.join(', ')}, got ${String(i)}`);
+    this.ctx.integrator = i;
+  }
   /** Game-mode Newton settings, or 'fosssim' (see WorldOptions.newton). */
-  newton: NewtonSettings | 'fosssim';
+  get newton(): NewtonSettings | 'fosssim' {
+    return this.ctx.newton;
+  }
+  set newton(n: NewtonSettings | 'fosssim') {
+    this.ctx.newton = resolveNewton(n);
+  }
   /** Triangle mass matrix (WorldOptions.massMatrix); changing it rebuilds the topology on next use. */
   get massMatrix(): 'lumped' | 'consistent' {
-    return this.massMatrixType;
+    return this.ctx.massMatrix;
   }
   set massMatrix(m: 'lumped' | 'consistent') {
     if (m !== 'lumped' && m !== 'consistent') throw new InputError(`massMatrix must be 'lumped' or 'consistent', got ${String(m)}`);
-    if (m !== this.massMatrixType) this.topo = null;
-    this.massMatrixType = m;
+    if (m !== this.ctx.massMatrix) this.ctx.topologyDirty = true;
+    this.ctx.massMatrix = m;
   }
-  private massMatrixType: 'lumped' | 'consistent' = 'lumped';
-  stepCount = 0;
+  /** Steps taken. */
+  get stepCount(): number {
+    return this.ctx.stepCount;
+  }
   /** Simulated time: stepCount × dt (a getter: storing it each step would box a double). */
   get time(): number {
-    return this.stepCount * this.dt;
+    return this.ctx.stepCount * this.ctx.dt;
   }
   /** Creation-ordered entity ids of each kind (the solver's order, never query order). */
-  readonly lists: EntityLists = {
-    particles: [], springs: [], hinges: [], triangles: [], dampedSprings: [], gravitation: [], vortices: [], uniform: [],
-  };
-  readonly edges: number[] = [];
-  readonly halfplanes: number[] = [];
+  get lists(): EntityLists {
+    return this.ctx.lists;
+  }
+  /** Drawn / rod edges in creation order. */
+  get edges(): number[] {
+    return this.ctx.lists.edges;
+  }
+  /** Half-planes in creation order. */
+  get halfplanes(): number[] {
+    return this.ctx.lists.halfplanes;
+  }
   /** Circle, segment and polygon colliders in creation order (src/collision). */
-  readonly colliders: number[] = [];
+  get colliders(): number[] {
+    return this.ctx.lists.colliders;
+  }
   /** Contact settings and this step's contact events (begin / end / active). Off until `contacts.enabled = true`. */
-  readonly contacts = new ContactSystem();
-  private nextBody = 1;
+  get contacts(): ContactSystem {
+    return this.pipeline.contact;
+  }
   /** Pointer anchors (zero-rest-length springs to moving targets), part of the implicit solve; see `setAnchor`. */
-  readonly anchors = new AnchorSet(64);
-
-  private topo: Topology | null = null;
-  private model: ForceModel | null = null;
-  private ws: Workspace | null = null;
-  private kindOf = new Map<number, ListName | 'edges' | 'halfplanes' | 'colliders'>();
-  /** Dense state for the solver, valid between gather and scatter of one step. */
-  x = new Float64Array(0);
-  v = new Float64Array(0);
+  get anchors(): AnchorSet {
+    return this.pipeline.anchors;
+  }
+  /** Time each pipeline stage into lastStats.stageMs (and stepMs); off by default. */
+  get profile(): boolean {
+    return this.pipeline.profile;
+  }
+  set profile(on: boolean) {
+    this.pipeline.profile = on;
+  }
+  private nextBody = 1;
+  private kindOf = new Map<number, ListName>();
+  /** Dense state of the solver (creation order), valid between the sync and write-back stages of a step. */
+  get x(): Float64Array {
+    return this.ctx.x;
+  }
+  get v(): Float64Array {
+    return this.ctx.v;
+  }
 
   constructor(opts: WorldOptions = {}) {
     this.ecs = createWorld();
     this.c = createComponents();
-    this.dt = opts.dt ?? 1 / 60;
-    if (!(this.dt > 0) || !Number.isFinite(this.dt)) throw new InputError(`PhysicsWorld: dt must be a finite number > 0, got ${opts.dt}`);
-    this.integrator = opts.integrator ?? 'implicit-euler';
-    this.massMatrix = opts.massMatrix ?? 'lumped';
-    this.newton = resolveNewton(opts.newton);
+    const dt = opts.dt ?? 1 / 60;
+    if (!(dt > 0) || !Number.isFinite(dt)) throw new InputError(`PhysicsWorld: dt must be a finite number > 0, got ${opts.dt}`);
+    const integrator = opts.integrator ?? 'implicit-euler';
+    if (!INTEGRATORS.includes(integrator)) throw new InputError(`PhysicsWorld: integrator must be one of ${INTEGRATORS.join(', ')}, got ${String(integrator)}`);
+    const massMatrix = opts.massMatrix ?? 'lumped';
+    if (massMatrix !== 'lumped' && massMatrix !== 'consistent') throw new InputError(`massMatrix must be 'lumped' or 'consistent', got ${String(massMatrix)}`);
+    this.pipeline = new Pipeline({
+      dt, integrator, massMatrix, newton: resolveNewton(opts.newton), c: this.c, lists: createEntityLists(),
+    });
+    this.ctx = this.pipeline.ctx;
     const g = opts.gravity === undefined ? [0, -9.81] : opts.gravity;
     if (g) this.addGravity(g[0], g[1]);
   }
 
   // ---- creation -------------------------------------------------------------
 
-  private create(store: object, list: ListName | 'edges' | 'halfplanes' | 'colliders'): number {
+  private create(store: object, list: ListName): number {
     const eid = addEntity(this.ecs);
     ensureCapacity(store, eid + 1);
     addComponent(this.ecs, eid, store);
-    if (list === 'edges' || list === 'halfplanes' || list === 'colliders') this[list].push(eid);
-    else this.lists[list].push(eid);
+    this.ctx.lists[list].push(eid);
     this.kindOf.set(eid, list);
-    this.topo = null;
+    this.ctx.topologyDirty = true;
     return eid;
   }
 
@@ -485,22 +536,21 @@ export class PhysicsWorld {
     const kind = this.kindOf.get(eid);
     if (kind === undefined || !entityExists(this.ecs, eid)) throw new InputError(`removeEntity: ${eid} is not an entity of this world`);
     if (kind === 'particles') {
-      const uses: [ListName | 'edges', { a: Int32Array; b: Int32Array; c?: Int32Array }][] = [
+      const uses: [ListName, { a: Int32Array; b: Int32Array; c?: Int32Array }][] = [
         ['springs', this.c.ElasticSpring], ['hinges', this.c.Hinge], ['triangles', this.c.Triangle],
         ['dampedSprings', this.c.DampedSpring], ['gravitation', this.c.Gravitation], ['vortices', this.c.Vortex], ['edges', this.c.Edge],
       ];
       for (const [list, store] of uses) {
-        const ids = list === 'edges' ? this.edges : this.lists[list];
-        for (const e of ids.slice()) {
+        for (const e of this.lists[list].slice()) {
           if (store.a[e] === eid || store.b[e] === eid || (store.c !== undefined && store.c[e] === eid)) this.removeEntity(e);
         }
       }
     }
-    const ids = kind === 'edges' || kind === 'halfplanes' || kind === 'colliders' ? this[kind] : this.lists[kind];
+    const ids = this.lists[kind];
     ids.splice(ids.indexOf(eid), 1);
     this.kindOf.delete(eid);
     removeEntity(this.ecs, eid);
-    this.topo = null;
+    this.ctx.topologyDirty = true;
   }
 
   /**
@@ -525,49 +575,49 @@ export class PhysicsWorld {
 
   /** The dense solver view; rebuilt after entities are added or removed. */
   topology(): Topology {
-    if (!this.topo) {
-      this.topo = buildTopology(this.c, this.lists, { massMatrix: this.massMatrixType });
-      this.model = new ForceModel(this.topo);
-      this.model.anchors = this.anchors;
-      this.anchors.remap(this.topo.particleEids);
-      this.ws = new Workspace(this.topo);
-      this.x = new Float64Array(this.topo.ndof);
-      this.v = new Float64Array(this.topo.ndof);
-    }
-    return this.topo;
+    this.pipeline.ensureTopology();
+    return this.ctx.topology;
   }
 
   forceModel(): ForceModel {
-    this.topology();
-    return this.model!;
+    this.pipeline.ensureTopology();
+    return this.pipeline.forceModel;
   }
 
   workspace(): Workspace {
-    this.topology();
-    return this.ws!;
+    this.pipeline.ensureTopology();
+    return this.ctx.workspace;
+  }
+
+  /** The game-mode Newton solver of the current topology (its tuning fields: pcgMinDofs, profile, …). */
+  newtonSolver(): NewtonSolver {
+    this.pipeline.ensureTopology();
+    return newtonSolverOf(this.ctx);
+  }
+
+  /** Statistics of the last step (Newton iterations, linear-solver path, per-stage times). */
+  get lastStats(): StepStats {
+    return this.ctx.stats;
   }
 
   /**
-   * Contact grew the topology's sparsity pattern (src/systems/topology.ts, addContactPairs):
-   * a new workspace redoes the ordering and symbolic factorization (and the Newton solver's state).
+   * Run `fn(ctx)` at a named point of every fixed step, after (default) or before the stage's own
+   * work (src/systems/pipeline.ts: STAGES). Systems at one point run in the order they were added.
    */
-  rebuildSolver(): void {
-    if (!this.topo) return;
-    const stats = this.ws?.stats;
-    this.ws = new Workspace(this.topo);
-    if (stats) Object.assign(this.ws.stats, stats);
+  addSystem(stage: StageName, fn: SystemFn, where: SystemPlacement = {}): void {
+    if (typeof fn !== 'function') throw new InputError('addSystem: the system must be a function');
+    this.pipeline.addSystem(stage, fn, where);
   }
 
-  /** Statistics of the last step (Newton iterations, linear-solver path). */
-  get lastStats(): StepStats {
-    return this.workspace().stats;
+  /** Remove a system added with addSystem; returns whether it was there. */
+  removeSystem(fn: SystemFn): boolean {
+    return this.pipeline.removeSystem(fn);
   }
 
   /** Advance one fixed step of dt. */
   step(): void {
-    if (this.newton !== 'fosssim' && !engineWarmedUp()) warmUpEngine(); // once per process (src/warmup.ts)
-    runStep(this);
-    this.stepCount++;
+    if (this.ctx.newton !== 'fosssim' && !engineWarmedUp()) warmUpEngine(); // once per process (src/warmup.ts)
+    this.pipeline.step();
   }
 
   // ---- reading state ----------------------------------------------------------

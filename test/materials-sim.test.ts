@@ -7,7 +7,7 @@ import { PhysicsWorld } from '../src/world';
 import { meshBox } from '../src/mesh';
 import type { MaterialName } from '../src/elements';
 import { mulberry32 } from './elements-helpers';
-import { applyFixedToMatrix } from '../src/solver/integrators';
+import { applyFixedToMatrix } from '../src/solver/workspace';
 
 function signedArea(world: PhysicsWorld): { area: number; inverted: number } {
   const t = world.topology();

@@ -53,11 +53,10 @@ describe('game-mode Newton', () => {
     buildJelly(200, w);
     const P = w.c.Particle;
     for (const e of w.lists.particles) if (P.fixed[e] === 0) P.vx[e] = 3 * (P.y[e]! - 0.5);
-    const ws = w.workspace();
     let checked = 0;
     for (let s = 0; s < 30; s++) {
       w.step();
-      const nw = ws.newton!;
+      const nw = w.newtonSolver();
       for (let k = 1; k < nw.phiCount; k++) {
         expect(nw.phiHistory[k]!).toBeLessThan(nw.phiHistory[k - 1]!);
         checked++;
@@ -95,7 +94,7 @@ describe('game-mode Newton', () => {
     buildJelly(400, b);
     a.step();
     b.step();
-    b.workspace().newton!.pcgMinDofs = 0;
+    b.newtonSolver().pcgMinDofs = 0;
     for (let s = 0; s < 20; s++) {
       a.step();
       b.step();

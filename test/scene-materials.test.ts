@@ -5,7 +5,7 @@ import { parseSceneXml } from '../src/scene/xml';
 import { buildScene } from '../src/scene/build';
 import { PhysicsWorld } from '../src/world';
 import { MAT_COROTATIONAL, MAT_FOSSSIM, MAT_NEOHOOKEAN, MAT_STVK } from '../src/elements';
-import { addMassMatrix, massMatVec } from '../src/systems/mass';
+import { addMassMatrix, massMatVec } from '../src/solver/mass';
 import { mulberry32 } from './elements-helpers';
 
 const HEAD = '<duration time="1"/><integrator type="implicit-euler" dt="0.01"/>';

@@ -29,7 +29,7 @@ function jelly(material: MaterialName, pcg: boolean, kick: number): PhysicsWorld
   for (const e of w.lists.particles) if (P.fixed[e] === 0) P.vx[e] = kick * (P.y[e]! - 0.5);
   if (pcg) {
     w.step();
-    w.workspace().newton!.pcgMinDofs = 0;
+    w.newtonSolver().pcgMinDofs = 0;
   }
   return w;
 }

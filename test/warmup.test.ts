@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld, warmUpEngine } from '../src/world';
 import { engineWarmedUp, WARMUP_STEPS } from '../src/warmup';
-import { runStep } from '../src/systems/step';
 
 // Module state is per test file (vitest isolates files), so the first test sees a process that
 // has not warmed up yet.
@@ -21,10 +20,10 @@ describe('JIT warm-up (src/warmup.ts)', () => {
     const fs = jelly({ integrator: 'implicit-euler', newton: 'fosssim' });
     fs.step();
     expect(engineWarmedUp()).toBe(false);
-    // reference: a game-mode world advanced by the step systems directly (runStep is all that
+    // reference: a game-mode world advanced by the step systems directly (pipeline.step() is all that
     // PhysicsWorld.step does besides the warm-up), before any warm-up ran in this process
     const ref = jelly({});
-    for (let s = 0; s < 30; s++) runStep(ref);
+    for (let s = 0; s < 30; s++) ref.pipeline.step();
     expect(engineWarmedUp()).toBe(false);
     const g = jelly({});
     g.step();

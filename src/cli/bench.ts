@@ -282,7 +282,7 @@ function warmUp(world: PhysicsWorld, newton: { profile: boolean }, warmup: numbe
       heap0 = heapUsed();
     }
     // a contact-pattern rebuild may replace the Newton state: profile the current one
-    const n = world.workspace().newton ?? newton;
+    const n = world.pipeline.ctx.newtonSolver ?? newton;
     n.profile = isProfiled(s);
     world.step();
   }
@@ -301,7 +301,7 @@ export function benchElastica(name: string, target: number, warmup: number, step
   const t = world.topology();
   const ws = world.workspace();
   world.step(); // creates the Newton state
-  const newton = ws.newton!;
+  const newton = world.newtonSolver();
   const w = warmUp(world, newton, warmup);
   const times = new Float64Array(steps);
   let iters = 0, msA = 0, msF = 0, msS = 0, profiled = 0;
@@ -358,11 +358,10 @@ export function benchPile(warmup: number, steps: number, each: number, count = P
     return y / (p.length / 2);
   };
   const y0 = meanY();
-  const ws0 = world.workspace();
   world.step(); // creates the Newton state
-  let newton = (world.workspace().newton ?? ws0.newton)!;
+  let newton = world.newtonSolver();
   const w = warmUp(world, newton, warmup);
-  newton = world.workspace().newton ?? newton;
+  newton = world.pipeline.ctx.newtonSolver ?? newton;
   const times = new Float64Array(steps);
   let iters = 0, msA = 0, msF = 0, msS = 0, touching = 0, cand = 0, profiled = 0;
   const paths = new Set<string>();
@@ -387,7 +386,8 @@ export function benchPile(warmup: number, steps: number, each: number, count = P
       msS += newton.timing.msSolve;
       profiled++;
     }
-    if (ws.newton && ws.newton !== newton) newton = ws.newton;
+    const current = world.pipeline.ctx.newtonSolver;
+    if (current && current !== newton) newton = current;
     paths.add(st.linearPath);
     touching += st.contactTouching;
     cand += st.contactCandidates;

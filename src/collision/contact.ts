@@ -11,7 +11,7 @@
  * (begin / end / active) → contact.ts (ContactSystem: orchestration);
  * simple.ts (FOSSSim's simple mode).
  *
- * Runs after the implicit solve, on the dense state (world.x, world.v), as a
+ * Runs after the implicit solve, on the dense state (ctx.x, ctx.v), as a
  * velocity filter (the course's): for each contact the relative velocity into
  * the normal is removed (or reflected by the COR) and the tangential velocity
  * is reduced by at most μ times that normal change (Coulomb). Penetration is
@@ -30,7 +30,7 @@
  * particle–half-plane pairs that overlap and approach get their velocities
  * reflected by the COR (no friction, no position change).
  */
-import type { PhysicsWorld } from '../world';
+import type { StepContext } from '../solver/context';
 import { growF, growI } from './detection';
 import { ContactEvents } from './events';
 import { SimpleCollisionHandler } from './simple';
@@ -56,63 +56,80 @@ export class ContactSystem extends ContactEvents {
    */
   implicit = true;
 
-  /** Snapshot of the start-of-step positions (called before the solve). */
-  snapshot(world: PhysicsWorld): void {
-    const model = world.forceModel();
+  /**
+   * Kinematics stage: move kinematic colliders by one step and build their world-space shapes
+   * for this step (game mode; FOSSSim's simple mode has no colliders).
+   */
+  moveColliders(ctx: StepContext): void {
+    if (!this.enabled || this.mode !== 'game') return;
+    if (this.topoRef !== ctx.topology) this.rebuild(ctx);
+    this.updateColliders(ctx);
+  }
+
+  /**
+   * Forces stage: keep the start-of-step state and, in game mode with a game-mode implicit
+   * integrator, search this step's contact candidates and put their potential into the force model.
+   */
+  beginStep(ctx: StepContext): void {
+    const model = ctx.model;
     model.contact = null;
     this.implicitOn = false;
     this.growthsAtStep = this.patternGrowths;
     if (!this.enabled) return;
-    this.x0 = growF(this.x0, world.x.length);
-    this.x0.set(world.x);
-    this.v0 = growF(this.v0, world.v.length);
-    this.v0.set(world.v);
+    this.x0 = growF(this.x0, ctx.x.length);
+    this.x0.set(ctx.x);
+    this.v0 = growF(this.v0, ctx.v.length);
+    this.v0.set(ctx.v);
     if (this.mode !== 'game') return;
-    const t = world.topology();
-    if (this.topoRef !== t) this.rebuild(world);
-    this.updateColliders(world);
-    if (this.implicit && world.newton !== 'fosssim' && !t.dense &&
-      (world.integrator === 'implicit-euler' || world.integrator === 'linearized-implicit-euler')) {
+    const t = ctx.topology;
+    if (this.topoRef !== t) this.rebuild(ctx);
+    if (this.implicit && ctx.newton !== 'fosssim' && !t.dense &&
+      (ctx.integrator === 'implicit-euler' || ctx.integrator === 'linearized-implicit-euler')) {
       this.refinements = 0;
       this.trustLevel = 0;
       this.stepNo++;
-      this.buildCandidates(world); // refills the rebuild tokens first
+      this.buildCandidates(ctx); // refills the rebuild tokens first
       this.implicitOn = true;
       model.contact = this.potential;
     }
   }
 
-  /** The contact step, after the solve and before the state is scattered back. */
-  solve(world: PhysicsWorld): void {
-    if (!this.enabled) {
-      this.begin.length = 0;
-      this.end.length = 0;
-      this.active.length = 0;
-      return;
-    }
-    if (this.topoRef !== world.topology()) this.rebuild(world);
+  /**
+   * Response stage, after the solve and before the state is written back: FOSSSim's simple
+   * response, or game mode's post-solve detection, tunnelling correction and velocity filter.
+   */
+  respond(ctx: StepContext): void {
+    if (!this.enabled) return;
+    if (this.topoRef !== ctx.topology) this.rebuild(ctx);
     if (this.mode === 'simple') {
-      this.begin.length = 0;
-      this.end.length = 0;
-      this.active.length = 0;
       const sm = this.simple;
       sm.radius = this.radius;
       sm.n = this.n;
       sm.cor = this.cor;
       sm.simpleOrder = this.simpleOrder;
-      sm.solveSimple(world);
+      sm.solveSimple(ctx);
       return;
     }
-    this.detect(world);
+    this.detect(ctx);
     let touching = 0;
     for (let k = 0; k < this.nPairs; k++) touching += this.pairHit[k]!;
     this.touching = touching;
-    const st = world.lastStats;
+    const st = ctx.stats;
     st.contactCandidates = this.implicitOn ? this.potential.count : 0;
     st.contactTouching = touching;
     st.contactRebuilds = this.patternGrowths - this.growthsAtStep;
     st.contactRebuildsTotal = this.patternGrowths;
-    this.collectEvents(world);
+  }
+
+  /** Events stage: this step's begin / end / active lists (empty unless game-mode contact is on). */
+  events(ctx: StepContext): void {
+    if (!this.enabled || this.mode !== 'game') {
+      this.begin.length = 0;
+      this.end.length = 0;
+      this.active.length = 0;
+      return;
+    }
+    this.collectEvents(ctx);
   }
 
   /** Refinement solves allowed per step (see refine). */
@@ -134,9 +151,9 @@ export class ContactSystem extends ContactEvents {
    * the swept boxes and distance tests. When a pair that was not a candidate is in contact at xs
    * (d < r̂: the solve moved a particle where the prediction x + h v never went, e.g. squeezed
    * sideways by an impact), the step is restored and solved again with the larger candidate
-   * set (returns true; step.ts calls integrate again). At most `maxRefinements` per step.
+   * set (returns true; the solve stage integrates again). At most `maxRefinements` per step.
    */
-  refine(world: PhysicsWorld): boolean {
+  refine(ctx: StepContext): boolean {
     if (!this.implicitOn) return false;
     if (this.refinements >= this.maxRefinements) return false;
     // the old candidates [0, m) and guards [m, mt): each list ordered like the new candidates
@@ -147,17 +164,17 @@ export class ContactSystem extends ContactEvents {
       this.oldP[k] = pot.node[3 * k]!;
       this.oldItem[k] = pot.item[k]!;
     }
-    this.xs = growF(this.xs, world.x.length);
-    this.xs.set(world.x);
+    this.xs = growF(this.xs, ctx.x.length);
+    this.xs.set(ctx.x);
     // the solve stopped with a particle on the side of its trust box: search around the result too
     const pinned = pot.pinned(this.xs);
     if (pinned) this.trustLevel++; // a larger trust region around the result (δ × 4)
-    this.buildCandidates(world, this.xs);
+    this.buildCandidates(ctx, this.xs);
     // candidates are ordered by particle, then half-planes (item < 0, in order), then items ascending
     let j = 0, g = m, missing = pinned;
     if (pinned) this.pinnedSolves++;
     const q = this.gq;
-    const nx = world.x.length, x0 = this.x0;
+    const nx = ctx.x.length, x0 = this.x0;
     this.dxs = growF(this.dxs, nx);
     for (let i = 0; i < nx; i++) this.dxs[i] = this.xs[i]! - x0[i]!;
     for (let k = 0; k < pot.count && !missing; k++) {
@@ -179,8 +196,8 @@ export class ContactSystem extends ContactEvents {
       for (let i = 0; i < nx; i++) this.warm[i] = this.xs[i]!;
       pot.warmStart = this.warm;
     }
-    world.x.set(this.x0.subarray(0, world.x.length));
-    world.v.set(this.v0.subarray(0, world.v.length));
+    ctx.x.set(this.x0.subarray(0, ctx.x.length));
+    ctx.v.set(this.v0.subarray(0, ctx.v.length));
     return true;
   }
 

@@ -7,15 +7,15 @@
  * The post-solve filter (response.ts), events (events.ts) and the orchestration (contact.ts,
  * ContactSystem) build on this class.
  */
-import type { PhysicsWorld } from '../world';
+import { rebuildSolver, type StepContext } from '../solver/context';
 import { sincosMany } from '../math/trig';
 import { SpatialHash } from './hash';
 import { closestAlpha, GS, pointSegAt, SW, SW_T, sweptPS } from './geometry';
 import { ContactPotential, KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT } from './implicit';
-import { setContactPairs } from '../systems/topology';
+import { setContactPairs } from '../solver/topology';
 import { findSlot } from '../solver/pattern';
 import type { SymPattern } from '../solver/pattern';
-import type { Topology } from '../systems/topology';
+import type { Topology } from '../solver/topology';
 
 export const COLLIDER_CIRCLE = 1;
 export const COLLIDER_SEGMENT = 2;
@@ -320,7 +320,7 @@ export class ContactDetection {
   protected readonly sc = new Float64Array(4);
   /** moveColliders scratch: [0] h, then per collider its start and end angles → their sin, cos. */
   protected ck: Float64Array = new Float64Array(0);
-  /** The collider eids of this step (world.colliders as an Int32Array, for moveColliders). */
+  /** The collider eids of this step (ctx.lists.colliders as an Int32Array, for moveColliders). */
   protected colE: Int32Array = new Int32Array(0);
   /** Start-of-step velocities: (v − v0)/h is the acceleration the solve applied. */
   protected v0: Float64Array = new Float64Array(0);
@@ -338,12 +338,12 @@ export class ContactDetection {
     return start;
   }
 
-  protected rebuild(world: PhysicsWorld): void {
-    const t = world.topology();
+  protected rebuild(ctx: StepContext): void {
+    const t = ctx.topology;
     this.topoRef = t;
     const n = t.n;
     this.n = n;
-    const P = world.c.Particle;
+    const P = ctx.c.Particle;
     this.invMass = new Float64Array(n);
     this.radius = new Float64Array(n);
     this.bodyOf = new Int32Array(n);
@@ -373,8 +373,8 @@ export class ContactDetection {
     }
     const ea: number[] = [], eb: number[] = [], one: number[] = [], rad: number[] = [], opp: number[] = [];
     const inMesh = new Uint8Array(n);
-    const x = world.x;
-    const Pp = world.c.Particle;
+    const x = ctx.x;
+    const Pp = ctx.c.Particle;
     const px = (i: number): number => Pp.x[t.particleEids[i]!]!;
     const py = (i: number): number => Pp.y[t.particleEids[i]!]!;
     void x;
@@ -393,11 +393,11 @@ export class ContactDetection {
         opp.push(tr.nodes[3 * e + ((k + 2) % 3)]!);
       }
     }
-    // Rod edges (world.edges) not on a triangle: two-sided, with their radius.
-    const E = world.c.Edge;
+    // Rod edges (ctx.lists.edges) not on a triangle: two-sided, with their radius.
+    const E = ctx.c.Edge;
     const dense = new Map<number, number>();
     for (let i = 0; i < n; i++) dense.set(t.particleEids[i]!, i);
-    for (const e of world.edges) {
+    for (const e of ctx.lists.edges) {
       const a = dense.get(E.a[e]!), b = dense.get(E.b[e]!);
       if (a === undefined || b === undefined || use.has(key(a, b))) continue;
       ea.push(a);
@@ -442,10 +442,10 @@ export class ContactDetection {
    * stays in V8's baseline tier, where every double would be boxed, so the math is in the primed
    * kernel moveColliders (docs/solver.md, part 5).
    */
-  protected updateColliders(world: PhysicsWorld): void {
+  protected updateColliders(ctx: StepContext): void {
     if (!colliderKernelPrimed) primeColliderKernel();
-    const K = world.c.Collider;
-    const cols = world.colliders;
+    const K = ctx.c.Collider;
+    const cols = ctx.lists.colliders;
     const nCols = cols.length;
     const colE = this.colE = growI(this.colE, nCols);
     let nS = 0, nC = 0, nP = 0, nV = 0;
@@ -472,7 +472,7 @@ export class ContactDetection {
     this.polyBox = growF(this.polyBox, 4 * nP);
     this.polyWorld = growF(this.polyWorld, 4 * nV);
     const ck = this.ck = growF(this.ck, 1 + 4 * nCols);
-    ck[0] = world.dt; // a tagged field (declared, then assigned): no heap number here
+    ck[0] = ctx.dt; // a tagged field (declared, then assigned): no heap number here
     moveColliders(
       nCols, colE, K.kind, K.px, K.py, K.angle, K.vx, K.vy, K.omega, K.radius, K.x1, K.y1, K.x2, K.y2,
       K.polyStart, K.polyCount, this.polyLocal, this.seg, this.segRad, this.segCol, this.circ, this.circCol,
@@ -487,22 +487,22 @@ export class ContactDetection {
    * The pair's surface is bouncy (COR > 0; a collider's own COR, or the system's when it has
    * none). Returns a boolean, not the COR: no double crosses the call.
    */
-  protected bouncy(world: PhysicsWorld, item: number): boolean {
+  protected bouncy(ctx: StepContext, item: number): boolean {
     const nE = this.nE, nS = this.nS, nC = this.nC;
     if (item < nE) return this.cor > 0;
     const col = item < nE + nS ? this.segCol[item - nE]! : item < nE + nS + nC ? this.circCol[item - nE - nS]! : this.polyCol[item - nE - nS - nC]!;
-    const c = world.c.Collider.cor[world.colliders[col]!]!;
+    const c = ctx.c.Collider.cor[ctx.lists.colliders[col]!]!;
     return c >= 0 ? c > 0 : this.cor > 0;
   }
 
-  protected frictionOf(world: PhysicsWorld, col: number): number {
-    this.frictionInto(world, col, this.sc, 0);
+  protected frictionOf(ctx: StepContext, col: number): number {
+    this.frictionInto(ctx, col, this.sc, 0);
     return this.sc[0]!;
   }
 
-  /** out[i] ← frictionOf(world, col) (no double crosses the call). */
-  protected frictionInto(world: PhysicsWorld, col: number, out: Float64Array, i: number): void {
-    const f = world.c.Collider.friction[world.colliders[col]!]!;
+  /** out[i] ← frictionOf(ctx, col) (no double crosses the call). */
+  protected frictionInto(ctx: StepContext, col: number, out: Float64Array, i: number): void {
+    const f = ctx.c.Collider.friction[ctx.lists.colliders[col]!]!;
     out[i] = f >= 0 ? f : this.friction;
   }
 
@@ -530,17 +530,17 @@ export class ContactDetection {
    * ascending item order within a particle: deterministic. Particle–edge pairs missing from the
    * sparsity pattern grow it (monotone union) and the linear solver is rebuilt.
    */
-  protected buildCandidates(world: PhysicsWorld, xs: Float64Array | null = null): void {
+  protected buildCandidates(ctx: StepContext, xs: Float64Array | null = null): void {
     const pot = this.potential;
     pot.clear();
     if (!xs) {
       // snapshot's call: refill the rebuild tokens here, in optimized code (the once-per-step
       // snapshot driver runs interpreted: each double operation there is a heap number)
       const tk = this.tokens, cap = this.rebuildBurst;
-      tk[0] = tk[0]! < 0 ? cap : Math.min(cap, tk[0]! + this.rebuildRate * world.dt);
+      tk[0] = tk[0]! < 0 ? cap : Math.min(cap, tk[0]! + this.rebuildRate * ctx.dt);
     }
-    let t = world.topology();
-    const x0 = this.x0, v0 = this.v0, h = world.dt, n = this.n;
+    let t = ctx.topology;
+    const x0 = this.x0, v0 = this.v0, h = ctx.dt, n = this.n;
     const nE = this.nE, nS = this.nS, nC = this.nC;
     const nItems = nE + nS + nC;
     const ks = this.stiffness / (h * h);
@@ -599,7 +599,7 @@ export class ContactDetection {
       hash.setBoxQ(nE + nS + k);
     }
     hash.build();
-    const H = world.c.Halfplane, hps = world.halfplanes, K = world.c.Collider;
+    const H = ctx.c.Halfplane, hps = ctx.lists.halfplanes, K = ctx.c.Collider;
     const mass = t.mass;
     // Trust region (docs/contact.md): each particle's box over xᵗ, x̃ (and xs), grown by δ. A query
     // box is grown by r + mr + slack + (δ − δ₀) (slack ≥ margin·rmin), an edge's by its radius + mr +
@@ -729,7 +729,7 @@ export class ContactDetection {
           if (!this.inPattern(t.pattern, i, b)) nNew = this.newPair(nNew, i, b);
           continue;
         }
-        if (!(mi > 0) || this.bouncy(world, item)) continue;
+        if (!(mi > 0) || this.bouncy(ctx, item)) continue;
         if (item < nE + nS) {
           const s = item - nE, o = 8 * s, col = this.segCol[s]!;
           const rr = r + this.segRad[s]!;
@@ -766,7 +766,7 @@ export class ContactDetection {
           st[3] = by;
           st[4] = rr;
           st[5] = ks * mi;
-          this.frictionInto(world, col, st, 6);
+          this.frictionInto(ctx, col, st, 6);
           st[8] = eps;
           const k = pot.addStaged(KIND_SEGMENT, i, -1, -1, x0, item, sl < 0 ? -1 : 1);
           const ss = pot.slipIn;
@@ -794,14 +794,14 @@ export class ContactDetection {
             }
             continue;
           }
-          const e = world.colliders[col]!;
+          const e = ctx.lists.colliders[col]!;
           st[0] = ci[o + 2]!;
           st[1] = ci[o + 3]!;
           st[2] = R;
           st[3] = 0;
           st[4] = r;
           st[5] = ks * mi;
-          this.frictionInto(world, col, st, 6);
+          this.frictionInto(ctx, col, st, 6);
           st[8] = eps;
           const k = pot.addStaged(KIND_CIRCLE, i, -1, -1, x0, item, 1);
           // centre displacement plus the spin of the surface (ω R along the tangent)
@@ -826,8 +826,8 @@ export class ContactDetection {
       if (this.tokens[0]! >= 1) {
         this.tokens[0] = this.tokens[0]! - 1;
         const t0 = performance.now();
-        this.rebuildPattern(world, nNew);
-        t = world.topology();
+        this.rebuildPattern(ctx, nNew);
+        t = ctx.topology;
         this.patternGrowths++;
         this.msPatternGrowth += performance.now() - t0;
       } else {
@@ -873,8 +873,8 @@ export class ContactDetection {
    * last `staleSteps` steps, add the `nNew` queued pairs (duplicates merged), rebuild the pattern
    * and the linear solver. Setup rate (limited by the token bucket): allocates.
    */
-  protected rebuildPattern(world: PhysicsWorld, nNew: number): void {
-    const t = world.topology();
+  protected rebuildPattern(ctx: StepContext, nNew: number): void {
+    const t = ctx.topology;
     if (this.slotPatternRef !== t.pattern || this.seenTopoRef !== t) this.mapPairs(t, null);
     const old = t.contactPairCount, cp = t.contactPairs, n = t.n, step = this.stepNo;
     const out: number[] = [];
@@ -897,7 +897,7 @@ export class ContactDetection {
     }
     for (let k = 0; k < nNew; k++) push(this.newPairs[2 * k]!, this.newPairs[2 * k + 1]!, step);
     setContactPairs(t, Int32Array.from(out), out.length / 2);
-    world.rebuildSolver();
+    rebuildSolver(ctx);
     this.mapPairs(t, Int32Array.from(seen));
   }
 

@@ -3,7 +3,7 @@
  * pair, diffed against the last step into begin / end / active (pooled, allocation-free after
  * warm-up, deterministic order).
  */
-import type { PhysicsWorld } from '../world';
+import type { StepContext } from '../solver/context';
 import { growF, growI } from './detection';
 import { ContactResponse } from './response';
 
@@ -94,7 +94,7 @@ export class ContactEvents extends ContactResponse {
   protected prevPool: ContactEvent[] = [];
 
   /** Aggregate this step's contacts per (body, collider) and (body, body) pair; diff against the last step. */
-  protected collectEvents(world: PhysicsWorld): void {
+  protected collectEvents(ctx: StepContext): void {
     let m = 0;
     this.recKey = growF(this.recKey, this.nPairs);
     this.order = growI(this.order, this.nPairs);
@@ -107,13 +107,13 @@ export class ContactEvents extends ContactResponse {
       const i = this.pairP[k]!, item = this.pairItem[k]!;
       const actorA = this.actor(i);
       let kind = 0, other: number;
-      if (item < 0) other = world.halfplanes[-item - 1]!;
+      if (item < 0) other = ctx.lists.halfplanes[-item - 1]!;
       else if (item < nE) {
         kind = 1;
         other = this.actor(this.ea[item]!);
-      } else if (item < nE + nS) other = world.colliders[this.segCol[item - nE]!]!;
-      else if (item < nE + nS + nC) other = world.colliders[this.circCol[item - nE - nS]!]!;
-      else other = world.colliders[this.polyCol[item - nE - nS - nC]!]!;
+      } else if (item < nE + nS) other = ctx.lists.colliders[this.segCol[item - nE]!]!;
+      else if (item < nE + nS + nC) other = ctx.lists.colliders[this.circCol[item - nE - nS]!]!;
+      else other = ctx.lists.colliders[this.polyCol[item - nE - nS - nC]!]!;
       let A = actorA, B = other;
       if (kind === 1 && B < A) {
         A = other;
@@ -159,7 +159,7 @@ export class ContactEvents extends ContactResponse {
         ev.collider = -1;
       } else {
         ev.bodyB = 0;
-        ev.collider = item < 0 ? world.halfplanes[-item - 1]! : world.colliders[
+        ev.collider = item < 0 ? ctx.lists.halfplanes[-item - 1]! : ctx.lists.colliders[
           item < nE + nS ? this.segCol[item - nE]! : item < nE + nS + nC ? this.circCol[item - nE - nS]! : this.polyCol[item - nE - nS - nC]!
         ]!;
       }

@@ -4,7 +4,7 @@
  * did not cover, and the velocity filter (restitution, Coulomb friction, penetration correction
  * that never adds energy) for bouncy colliders and integrators without contact in the solve.
  */
-import type { PhysicsWorld } from '../world';
+import type { StepContext } from '../solver/context';
 import { GS, pointSegAt, SW, SW_T, sweptPCS, sweptPS } from './geometry';
 import { ContactDetection, growF, growI, loadSweptNodes, loadSweptSegment } from './detection';
 
@@ -53,8 +53,8 @@ export class ContactResponse extends ContactDetection {
   }
 
   /** Broad phase over swept boxes x0 → x, then Gauss–Seidel passes (narrow phase + response) over the pairs. */
-  protected detect(world: PhysicsWorld): void {
-    const x = world.x, x0 = this.x0, n = this.n;
+  protected detect(ctx: StepContext): void {
+    const x = ctx.x, x0 = this.x0, n = this.n;
     const nE = this.nE, nS = this.nS, nC = this.nC, nP = this.nP;
     const nItems = nE + nS + nC + nP;
     // Broad phase.
@@ -103,7 +103,7 @@ export class ContactResponse extends ContactDetection {
     hash.build();
     // Candidate pairs, by particle in creation order.
     this.nPairs = 0;
-    const H = world.c.Halfplane, hps = world.halfplanes;
+    const H = ctx.c.Halfplane, hps = ctx.lists.halfplanes;
     for (let i = 0; i < n; i++) {
       if (this.invMass[i] === 0 && nE === 0) continue;
       const r = this.radius[i]!;
@@ -138,22 +138,22 @@ export class ContactResponse extends ContactDetection {
     if (this.implicitOn) this.markCovered();
     // Gauss–Seidel passes: narrow phase on the current state, then response.
     // Later passes only revisit the pairs that touched in the first.
-    for (let k = 0; k < this.nPairs; k++) this.resolvePair(world, k);
+    for (let k = 0; k < this.nPairs; k++) this.resolvePair(ctx, k);
     for (let pass = 1; pass < this.iterations; pass++) {
-      for (let k = 0; k < this.nPairs; k++) if (this.pairHit[k] === 1) this.resolvePair(world, k);
+      for (let k = 0; k < this.nPairs; k++) if (this.pairHit[k] === 1) this.resolvePair(ctx, k);
     }
   }
 
-  protected resolvePair(world: PhysicsWorld, k: number): void {
+  protected resolvePair(ctx: StepContext, k: number): void {
     const i = this.pairP[k]!, item = this.pairItem[k]!;
-    const x = world.x, x0 = this.x0;
+    const x = ctx.x, x0 = this.x0;
     const r = this.radius[i]!;
     const i2 = 2 * i;
     const X0 = x0[i2]!, Y0 = x0[i2 + 1]!;
     const nE = this.nE, nS = this.nS, nC = this.nC;
     if (item < 0) {
-      const e = world.halfplanes[-item - 1]!;
-      const H = world.c.Halfplane;
+      const e = ctx.lists.halfplanes[-item - 1]!;
+      const H = ctx.c.Halfplane;
       const nx = H.nx[e]!, ny = H.ny[e]!;
       const d = (x[i2]! - H.px[e]!) * nx + (x[i2 + 1]! - H.py[e]!) * ny;
       if (d >= r) return;
@@ -164,7 +164,7 @@ export class ContactResponse extends ContactDetection {
       rq[R_RT] = r;
       rq[R_CX] = x[i2]! - d * nx;
       rq[R_CY] = x[i2 + 1]! - d * ny;
-      if (!this.gate(world, k, i, item)) return;
+      if (!this.gate(ctx, k, i, item)) return;
       // Contact point: the foot of the particle on the plane after the correction.
       rq[R_CX] = x[i2]! - d * nx;
       rq[R_CY] = x[i2 + 1]! - d * ny;
@@ -172,7 +172,7 @@ export class ContactResponse extends ContactDetection {
       rq[R_SVY] = 0;
       rq[R_COR] = this.cor;
       rq[R_MU] = this.friction;
-      this.applyStatic(world, k, i);
+      this.applyStatic(ctx, k, i);
       return;
     }
     if (item < nE) {
@@ -186,8 +186,8 @@ export class ContactResponse extends ContactDetection {
       rq[R_RT] = r + this.eRad[item]!;
       rq[R_CX] = (1 - al) * x[a2]! + al * x[b2]!;
       rq[R_CY] = (1 - al) * x[a2 + 1]! + al * x[b2 + 1]!;
-      if (!this.gate(world, k, i, item)) return;
-      this.respondEdge(world, k, i, a, b);
+      if (!this.gate(ctx, k, i, item)) return;
+      this.respondEdge(ctx, k, i, a, b);
       return;
     }
     if (item < nE + nS) {
@@ -202,10 +202,10 @@ export class ContactResponse extends ContactDetection {
       rq[R_RT] = r + this.segRad[s]!;
       rq[R_CX] = cx;
       rq[R_CY] = cy;
-      if (!this.gate(world, k, i, item)) return;
+      if (!this.gate(ctx, k, i, item)) return;
       rq[R_CX] = cx;
       rq[R_CY] = cy;
-      this.respondCollider(world, k, i, col);
+      this.respondCollider(ctx, k, i, col);
       return;
     }
     if (item < nE + nS + nC) {
@@ -245,10 +245,10 @@ export class ContactResponse extends ContactDetection {
       rq[R_RT] = r;
       rq[R_CX] = ci[o + 2]! + rq[R_NX]! * ci[o + 4]!;
       rq[R_CY] = ci[o + 3]! + rq[R_NY]! * ci[o + 4]!;
-      if (!this.gate(world, k, i, item)) return;
+      if (!this.gate(ctx, k, i, item)) return;
       rq[R_CX] = ci[o + 2]! + rq[R_NX]! * ci[o + 4]!;
       rq[R_CY] = ci[o + 3]! + rq[R_NY]! * ci[o + 4]!;
-      this.respondCollider(world, k, i, col);
+      this.respondCollider(ctx, k, i, col);
       return;
     }
     // Polygon interior: a particle that ended inside is pushed out through the nearest edge.
@@ -283,7 +283,7 @@ export class ContactResponse extends ContactDetection {
     this.rq[R_PEN] = r + Math.sqrt(best);
     this.rq[R_CX] = bx;
     this.rq[R_CY] = by;
-    this.respondCollider(world, k, i, this.polyCol[p]!);
+    this.respondCollider(ctx, k, i, this.polyCol[p]!);
   }
 
   /**
@@ -358,13 +358,13 @@ export class ContactResponse extends ContactDetection {
    * past the surface (pen > r̂): that is the CCD safety net's case, handled by the response
    * (back to the correct side, normal velocity removed). Bouncy contacts always go to the filter.
    */
-  protected gate(world: PhysicsWorld, k: number, i: number, item: number): boolean {
+  protected gate(ctx: StepContext, k: number, i: number, item: number): boolean {
     if (!this.implicitOn) return true;
-    if (!(item >= 0 && item < this.nE) && this.bouncy(world, item)) return true;
+    if (!(item >= 0 && item < this.nE) && this.bouncy(ctx, item)) return true;
     // doubles only from here (gate runs rarely, often interpreted: each double read is a heap number)
     const rtot = this.rq[R_RT]!;
     if (this.rq[R_PEN]! > rtot && this.pairCovered[k] === 0) return true;
-    const h = world.dt;
+    const h = ctx.dt;
     let m = this.invMass[i]! > 0 ? 1 / this.invMass[i]! : 0;
     if (!(m > 0) && item >= 0 && item < this.nE) {
       const a = this.ea[item]!, b = this.eb[item]!;
@@ -397,10 +397,10 @@ export class ContactResponse extends ContactDetection {
     }
   }
 
-  protected respondCollider(world: PhysicsWorld, k: number, i: number, col: number): void {
+  protected respondCollider(ctx: StepContext, k: number, i: number, col: number): void {
     const rq = this.rq, cx = rq[R_CX]!, cy = rq[R_CY]!;
-    const K = world.c.Collider;
-    const e = world.colliders[col]!;
+    const K = ctx.c.Collider;
+    const e = ctx.lists.colliders[col]!;
     const om = K.omega[e]!;
     const svx = K.vx[e]! - om * (cy - K.py[e]!);
     const svy = K.vy[e]! + om * (cx - K.px[e]!);
@@ -410,16 +410,16 @@ export class ContactResponse extends ContactDetection {
     rq[R_SVY] = svy;
     rq[R_COR] = cor;
     rq[R_MU] = mu;
-    this.applyStatic(world, k, i);
+    this.applyStatic(ctx, k, i);
   }
 
   /** Velocity filter + penetration correction against an infinitely heavy surface moving at (svx, svy). */
-  protected applyStatic(world: PhysicsWorld, k: number, i: number): void {
+  protected applyStatic(ctx: StepContext, k: number, i: number): void {
     const rq = this.rq;
     const svx = rq[R_SVX]!, svy = rq[R_SVY]!, cor = rq[R_COR]!, mu = rq[R_MU]!;
-    const x = world.x, v = world.v;
+    const x = ctx.x, v = ctx.v;
     const i2 = 2 * i;
-    const nx = this.rq[R_NX]!, ny = this.rq[R_NY]!, pen = this.rq[R_PEN]!, h = world.dt;
+    const nx = this.rq[R_NX]!, ny = this.rq[R_NY]!, pen = this.rq[R_PEN]!, h = ctx.dt;
     x[i2] = x[i2]! + pen * nx;
     x[i2 + 1] = x[i2 + 1]! + pen * ny;
     let rvx = v[i2]! - svx, rvy = v[i2 + 1]! - svy;
@@ -461,8 +461,8 @@ export class ContactResponse extends ContactDetection {
   }
 
   /** Particle i against body edge (a, b) at the narrow phase's alpha: mass-weighted impulses and correction. */
-  protected respondEdge(world: PhysicsWorld, k: number, i: number, a: number, b: number): void {
-    const x = world.x, v = world.v;
+  protected respondEdge(ctx: StepContext, k: number, i: number, a: number, b: number): void {
+    const x = ctx.x, v = ctx.v;
     const al = this.rq[R_AL]!, be = 1 - al;
     const wi = this.invMass[i]!, wa = this.invMass[a]!, wb = this.invMass[b]!;
     const w = wi + be * be * wa + al * al * wb;
@@ -488,7 +488,7 @@ export class ContactResponse extends ContactDetection {
       const jy = Jn * ny - (vt > 0 ? (Jt * ty) / vt : 0);
       if (vt > 0) {
         // Friction also takes back its share of the slide the solve already made.
-        const fx = (-world.dt * Jt * tx) / vt, fy = (-world.dt * Jt * ty) / vt;
+        const fx = (-ctx.dt * Jt * tx) / vt, fy = (-ctx.dt * Jt * ty) / vt;
         x[i2] = x[i2]! + wi * fx;
         x[i2 + 1] = x[i2 + 1]! + wi * fy;
         x[a2] = x[a2]! - be * wa * fx;

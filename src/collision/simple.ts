@@ -4,7 +4,7 @@
  * their velocities reflected by the COR (no friction, no position change). Sources in
  * docs/scene-format.md (Contact).
  */
-import type { PhysicsWorld } from '../world';
+import type { StepContext } from '../solver/context';
 import { growI } from './detection';
 
 export class SimpleCollisionHandler {
@@ -24,11 +24,11 @@ export class SimpleCollisionHandler {
    * (1 + COR)/2 of a full elastic impulse, mass-weighted (fixed particles: infinite mass);
    * positions are not changed. Sources in docs/scene-format.md (Contact).
    */
-  solveSimple(world: PhysicsWorld): void {
+  solveSimple(ctx: StepContext): void {
     const n = this.n;
-    const t = world.topology();
-    const E = world.c.Edge;
-    const edges = world.edges;
+    const t = ctx.topology;
+    const E = ctx.c.Edge;
+    const edges = ctx.lists.edges;
     const nE = edges.length;
     this.simpleEA = growI(this.simpleEA, nE);
     this.simpleEB = growI(this.simpleEB, nE);
@@ -36,30 +36,30 @@ export class SimpleCollisionHandler {
       this.simpleEA[q] = this.denseOf(t.particleEids, E.a[edges[q]!]!);
       this.simpleEB[q] = this.denseOf(t.particleEids, E.b[edges[q]!]!);
     }
-    const nH = world.halfplanes.length;
+    const nH = ctx.lists.halfplanes.length;
     if (this.simpleOrder === 'contest') {
-      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) this.simplePP(world, i, j);
-      for (let i = 0; i < n; i++) for (let q = 0; q < nE; q++) this.simplePE(world, i, q);
-      for (let i = 0; i < n; i++) for (let h = 0; h < nH; h++) this.simplePH(world, i, h);
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) this.simplePP(ctx, i, j);
+      for (let i = 0; i < n; i++) for (let q = 0; q < nE; q++) this.simplePE(ctx, i, q);
+      for (let i = 0; i < n; i++) for (let h = 0; h < nH; h++) this.simplePH(ctx, i, h);
       return;
     }
     for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) this.simplePP(world, i, j);
-      for (let q = 0; q < nE; q++) this.simplePE(world, i, q);
-      for (let h = 0; h < nH; h++) this.simplePH(world, i, h);
+      for (let j = i + 1; j < n; j++) this.simplePP(ctx, i, j);
+      for (let q = 0; q < nE; q++) this.simplePE(ctx, i, q);
+      for (let h = 0; h < nH; h++) this.simplePH(ctx, i, h);
     }
   }
 
   /** Inverse mass for simple mode: 0 for a fixed particle (FOSSSim: m = ∞). */
-  private simpleW(world: PhysicsWorld, i: number): number {
-    const t = world.topology();
+  private simpleW(ctx: StepContext, i: number): number {
+    const t = ctx.topology;
     return t.fixed[i] === 1 ? 0 : 1 / t.mass[2 * i]!;
   }
 
   /** Particle i against particle j (i < j): n = x_j − x_i; overlap |n| < r_i + r_j, approach (v_i − v_j)·n > 0. */
-  private simplePP(world: PhysicsWorld, i: number, j: number): void {
-    const x = world.x, v = world.v;
-    const fixed = world.topology().fixed;
+  private simplePP(ctx: StepContext, i: number, j: number): void {
+    const x = ctx.x, v = ctx.v;
+    const fixed = ctx.topology.fixed;
     let nx = x[2 * j]! - x[2 * i]!, ny = x[2 * j + 1]! - x[2 * i + 1]!;
     const d = Math.sqrt(nx * nx + ny * ny);
     if (!(d < this.radius[i]! + this.radius[j]!)) return;
@@ -67,7 +67,7 @@ export class SimpleCollisionHandler {
     nx /= d;
     ny /= d;
     const num = (1 + this.cor) * ((v[2 * j]! - v[2 * i]!) * nx + (v[2 * j + 1]! - v[2 * i + 1]!) * ny);
-    const w1 = this.simpleW(world, i), w2 = this.simpleW(world, j);
+    const w1 = this.simpleW(ctx, i), w2 = this.simpleW(ctx, j);
     // FOSSSim: v1 += num/(1 + m1/m2) n̂, v2 −= num/(m2/m1 + 1) n̂, i.e. num·w/(w1 + w2).
     if (fixed[i] !== 1) {
       const s = num * (w1 / (w1 + w2));
@@ -82,10 +82,10 @@ export class SimpleCollisionHandler {
   }
 
   /** Particle i against edge q (a, b), unless i is an endpoint; closest point at clamped α. */
-  private simplePE(world: PhysicsWorld, i: number, q: number): void {
+  private simplePE(ctx: StepContext, i: number, q: number): void {
     const a = this.simpleEA[q]!, b = this.simpleEB[q]!;
     if (a === i || b === i) return;
-    const x = world.x, v = world.v;
+    const x = ctx.x, v = ctx.v;
     const x1x = x[2 * i]!, x1y = x[2 * i + 1]!;
     const x2x = x[2 * a]!, x2y = x[2 * a + 1]!;
     const ex = x[2 * b]! - x2x, ey = x[2 * b + 1]! - x2y;
@@ -93,13 +93,13 @@ export class SimpleCollisionHandler {
     al = al > 1 ? 1 : al > 0 ? al : 0; // std::min(1, std::max(0, α)): NaN (zero-length edge) → 0
     let nx = x2x + al * ex - x1x, ny = x2y + al * ey - x1y;
     const d = Math.sqrt(nx * nx + ny * ny);
-    if (!(d < this.radius[i]! + world.c.Edge.radius[world.edges[q]!]!)) return;
+    if (!(d < this.radius[i]! + ctx.c.Edge.radius[ctx.lists.edges[q]!]!)) return;
     const vex = v[2 * a]! + al * (v[2 * b]! - v[2 * a]!), vey = v[2 * a + 1]! + al * (v[2 * b + 1]! - v[2 * a + 1]!);
     if (!((v[2 * i]! - vex) * nx + (v[2 * i + 1]! - vey) * ny > 0)) return;
     nx /= d;
     ny /= d;
     const num = (1 + this.cor) * ((vex - v[2 * i]!) * nx + (vey - v[2 * i + 1]!) * ny);
-    const w1 = this.simpleW(world, i), w2 = this.simpleW(world, a), w3 = this.simpleW(world, b), be = 1 - al;
+    const w1 = this.simpleW(ctx, i), w2 = this.simpleW(ctx, a), w3 = this.simpleW(ctx, b), be = 1 - al;
     const W = w1 + be * be * w2 + al * al * w3;
     if (!(W > 0)) return;
     // FOSSSim: v1 += num/denom1 n̂, v2 −= (1−α) num/denom2 n̂, v3 −= α num/denom3 n̂ with
@@ -118,10 +118,10 @@ export class SimpleCollisionHandler {
    * approach v·n > 0 (either side, as FOSSSim); v −= (1 + COR)(v·n̂) n̂. FOSSSim applies it to
    * fixed particles too (their velocity still moves them).
    */
-  private simplePH(world: PhysicsWorld, i: number, h: number): void {
-    const x = world.x, v = world.v;
-    const H = world.c.Halfplane;
-    const e = world.halfplanes[h]!;
+  private simplePH(ctx: StepContext, i: number, h: number): void {
+    const x = ctx.x, v = ctx.v;
+    const H = ctx.c.Halfplane;
+    const e = ctx.lists.halfplanes[h]!;
     const nx = H.nx[e]!, ny = H.ny[e]!;
     const s = (H.px[e]! - x[2 * i]!) * nx + (H.py[e]! - x[2 * i + 1]!) * ny;
     if (!(Math.abs(s) < this.radius[i]!)) return;

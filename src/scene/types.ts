@@ -4,11 +4,9 @@
  * Indices (particles, edges) are the order of their tags in the file.
  */
 
-export type IntegratorType =
-  | 'explicit-euler'
-  | 'symplectic-euler'
-  | 'linearized-implicit-euler'
-  | 'implicit-euler';
+import type { IntegratorType } from '../solver/context';
+
+export type { IntegratorType };
 
 export interface IntegratorDesc {
   type: IntegratorType;

@@ -5,3 +5,8 @@ export * from './ldlt.js';
 export * from './dense.js';
 export * from './linear.js';
 export * from './cg.js';
+export * from './topology.js';
+export * from './mass.js';
+export * from './stats.js';
+export * from './workspace.js';
+export * from './context.js';

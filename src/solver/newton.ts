@@ -13,8 +13,8 @@
  *
  * Newton's method with per-element PSD-projected Hessians (every direction a
  * descent direction) and a backtracking line search (α₀ = min(1, maxStep),
- * halving, Armijo constant 1e-8 on Φ, states rejected by ForceModel.isFeasible
- * shrink α). Stops when the Newton step is below `tolerance` times the size of
+ * halving, Armijo constant 1e-8 on Φ; α₀ is bounded by the force model's maxStepTo,
+ * which keeps Neo-Hookean triangles from inverting and particles from crossing contact surfaces). Stops when the Newton step is below `tolerance` times the size of
  * the body (the bounding-box diagonal at the start of the step), or after
  * `maxIters` iterations. All assembly goes through the ForceModel, so other
  * potentials (contact, hyperelastic materials) enter Φ there.
@@ -25,14 +25,13 @@
  * iterations. No allocation per step.
  */
 import { InputError } from '../errors';
-import type { ForceModel } from '../systems/forces';
-import { scatter } from '../systems/forces';
-import type { ElementFamily, Topology } from '../systems/topology';
+import type { SystemModel as ForceModel } from './model';
+import { scatter, type ElementFamily, type Topology } from './topology';
 import { UNIFORM_DRAG } from '../components';
 import { writePairBlocks } from '../elements';
-import { applyFixedToMatrix, zeroFixed, type Workspace } from './integrators';
+import { applyFixedToMatrix, zeroFixed, type Workspace } from './workspace';
 import { PcgWorkspace, pcg } from './cg';
-import { addMassMatrix, massMatVec } from '../systems/mass';
+import { addMassMatrix, massMatVec } from './mass';
 
 export interface NewtonSettings {
   /** Newton iteration cap per step (game default 5). */
@@ -371,14 +370,12 @@ export class NewtonSolver {
         const more = k < MAX_HALVINGS;
         sc[0] = alpha;
         trialPoint(n, x, sc, dir, trial);
-        // without line search the full step is taken as it is (no feasibility or Armijo test)
-        if (!settings.lineSearch || model.isFeasible(trial)) {
-          this.phiParts(model, trial);
-          phiTrial = 0.5 * ph[0]! + h * h * en[0]! + 0.5 * h * (dragB * ph[1]! + dp[0]!);
-          if (!settings.lineSearch || phiTrial <= phi + ARMIJO_C * alpha * slope) {
-            accepted = true;
-            break;
-          }
+        // without line search the full step is taken as it is (no Armijo test)
+        this.phiParts(model, trial);
+        phiTrial = 0.5 * ph[0]! + h * h * en[0]! + 0.5 * h * (dragB * ph[1]! + dp[0]!);
+        if (!settings.lineSearch || phiTrial <= phi + ARMIJO_C * alpha * slope) {
+          accepted = true;
+          break;
         }
         if (!more) break;
         alpha = nextAlpha;

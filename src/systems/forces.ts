@@ -20,10 +20,11 @@ import {
 } from '../elements/psd';
 import { triangleEnergyAt, triangleGradientAt, triangleProjectedHessianAt } from '../elements/materials';
 import { UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY } from '../components';
-import type { ElementFamily, Topology } from './topology';
+import { scatter, type ElementFamily, type Topology } from '../solver/topology';
+import type { ContactTerm, SystemModel } from '../solver/model';
 import { triangleMaxStep } from './inversion';
 
-export class ForceModel {
+export class ForceModel implements SystemModel {
   readonly t: Topology;
   /** Scratch for one element's gradient (≤ 6) and Hessian (≤ 36). */
   private readonly g = new Float64Array(6);
@@ -171,13 +172,6 @@ export class ForceModel {
     if (this.contact) this.contact.maxStepMinTo(x, dx, out); // its trust region too, with no candidates
   }
 
-  /**
-   * Line-search hook: false when x is not an admissible state (e.g. a
-   * Neo-Hookean triangle with J ≤ 0); the line search then shrinks the step.
-   */
-  isFeasible(_x: Float64Array): boolean {
-    return true;
-  }
 
   /**
    * values += scale · (PSD projection of each element's potential Hessian),
@@ -284,30 +278,6 @@ export class ForceModel {
   }
 }
 
-/** A potential term with its own assembly (contact): energy, gradient (+=) and a PSD Hessian (values += scale·H). */
-export interface ContactTerm {
-  /** Number of contact candidates this step. */
-  count: number;
-  /**
-   * Initial guess of the solve instead of x̃ (null: x̃ pulled back by CCD): a refinement after a
-   * solve that stopped on its trust region continues from that result (src/collision/contact.ts).
-   */
-  warmStart: Float64Array | null;
-  /** Newton iteration cap while the term has candidates (the solver uses max(settings, this)). */
-  maxIters: number;
-  /** Energy at x (tests, tools). */
-  energy(x: Float64Array): number;
-  /** out[0] ← energy(x): the allocation-free form the solver calls every iterate. */
-  energyTo(x: Float64Array, out: Float64Array): void;
-  gradient(x: Float64Array, gU: Float64Array): void;
-  hessian(x: Float64Array, scale: number, values: Float64Array): void;
-  /** Largest fraction of the step dx from x before a particle crosses a contact surface into it (CCD: initial guess and line search), ≤ 1. */
-  maxStep(x: Float64Array, dx: Float64Array): number;
-  /** out[0] ← maxStep(x, dx), allocation-free. */
-  maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
-  /** out[0] ← min(out[0], maxStep(x, dx)) (out[0] kept when the bound is not smaller, or NaN). */
-  maxStepMinTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
-}
 
 function add2(gU: Float64Array, g: Float64Array, a: number, b: number): void {
   gU[a] = gU[a]! + g[0]!;
@@ -364,17 +334,6 @@ function add3(gU: Float64Array, g: Float64Array, a: number, b: number, c: number
   gU[c + 1] = gU[c + 1]! + g[5]!;
 }
 
-/** Add scale·h (element e's local Hessian) into values through the family's scatter map. */
-export function scatter(values: Float64Array, f: ElementFamily, e: number, h: Float64Array, scale: number): void {
-  const m = 2 * f.k;
-  const mm = m * m;
-  const map = f.scatter;
-  const base = e * mm;
-  for (let r = 0; r < mm; r++) {
-    const slot = map[base + r]!;
-    if (slot >= 0) values[slot] = values[slot]! + scale * h[r]!;
-  }
-}
 
 /**
  * Anchor springs (pointer dragging): E = ½ k ‖x_i − p‖² per anchor, target p set

@@ -16,7 +16,7 @@
  * boxed every double (0.3–0.7 MB per step at 4k/10k).
  */
 import { MAT_NEOHOOKEAN } from '../elements/materials';
-import type { Topology } from './topology';
+import type { Topology } from '../solver/topology';
 
 export const INVERSION_SAFETY = 0.9;
 

@@ -9,7 +9,7 @@
  * history of removals.
  */
 import type { Components } from '../components';
-import { buildPattern, buildScatter, diagonalSlots, type SymPattern } from '../solver/pattern';
+import { buildPattern, buildScatter, diagonalSlots, type SymPattern } from './pattern';
 
 /** One family of elements sharing a kernel: k nodes each, p parameters each. */
 export interface ElementFamily {
@@ -81,7 +81,7 @@ export interface Topology {
   patternBuilds: number;
 }
 
-/** Creation-ordered entity ids per component, maintained by the world. */
+/** Creation-ordered entity ids of each kind: the solver's order, never bitECS query order. */
 export interface EntityLists {
   particles: number[];
   springs: number[];
@@ -91,6 +91,17 @@ export interface EntityLists {
   gravitation: number[];
   vortices: number[];
   uniform: number[];
+  edges: number[];
+  halfplanes: number[];
+  /** Circle, segment and polygon colliders (src/collision). */
+  colliders: number[];
+}
+
+export function createEntityLists(): EntityLists {
+  return {
+    particles: [], springs: [], hinges: [], triangles: [], dampedSprings: [], gravitation: [], vortices: [], uniform: [],
+    edges: [], halfplanes: [], colliders: [],
+  };
 }
 
 function family(count: number, k: number, p: number): ElementFamily {
@@ -288,4 +299,16 @@ function denseScatter(ndof: number, nodes: Int32Array, k: number): Int32Array {
     }
   }
   return map;
+}
+
+/** Add scale·h (element e's local Hessian) into values through the family's scatter map. */
+export function scatter(values: Float64Array, f: ElementFamily, e: number, h: Float64Array, scale: number): void {
+  const m = 2 * f.k;
+  const mm = m * m;
+  const map = f.scatter;
+  const base = e * mm;
+  for (let r = 0; r < mm; r++) {
+    const slot = map[base + r]!;
+    if (slot >= 0) values[slot] = values[slot]! + scale * h[r]!;
+  }
 }

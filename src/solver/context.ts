@@ -1,0 +1,66 @@
+/**
+ * StepContext: everything a stage of the fixed step may read or write, and nothing else (as Box2D's
+ * b2StepContext). The pipeline (src/systems/pipeline.ts) owns one per world; stages, contact
+ * (src/collision) and the integrators take it instead of the whole world, so no module below
+ * src/world.ts needs the world.
+ *
+ * Declared here, in the solver layer, because every layer above (systems, collision) may import the
+ * solver and none of them may import each other in both directions (docs/design.md, "Layers").
+ */
+import type { Components } from '../components';
+import type { NewtonSettings } from './newton';
+import { NewtonSolver } from './newton';
+import type { SystemModel } from './model';
+import type { StepStats } from './stats';
+import type { EntityLists, Topology } from './topology';
+
+export { createEntityLists, type EntityLists } from './topology';
+import { Workspace } from './workspace';
+
+/** FOSSSim's time integrators (scene `<integrator type>`); the implicit ones run game-mode Newton unless `newton` is 'fosssim'. */
+export type IntegratorType = 'explicit-euler' | 'symplectic-euler' | 'linearized-implicit-euler' | 'implicit-euler';
+
+export interface StepContext {
+  // ---- settings (the world's setters write them) ----
+  /** Fixed step (s). */
+  dt: number;
+  integrator: IntegratorType;
+  /** Game-mode Newton settings, or 'fosssim' (FOSSSim's exact integrators). */
+  newton: NewtonSettings | 'fosssim';
+  massMatrix: 'lumped' | 'consistent';
+
+  // ---- source data: bitECS component stores and creation-ordered entity lists ----
+  readonly c: Components;
+  readonly lists: EntityLists;
+
+  // ---- derived data, rebuilt by the sync stage when `topologyDirty` ----
+  /** Set when entities were added or removed (or the mass matrix type changed). */
+  topologyDirty: boolean;
+  topology: Topology;
+  model: SystemModel;
+  workspace: Workspace;
+  /** Game-mode Newton solver of this topology (created on first use). */
+  newtonSolver: NewtonSolver | null;
+
+  // ---- state of this step ----
+  /** Dense, creation-ordered positions and velocities (2 per particle): the state between the sync and write-back stages. */
+  x: Float64Array;
+  v: Float64Array;
+  /** Steps completed (the step being run has index stepCount). */
+  stepCount: number;
+  readonly stats: StepStats;
+}
+
+/** The game-mode Newton solver of the context's topology, created on first use. */
+export function newtonSolverOf(ctx: StepContext): NewtonSolver {
+  return (ctx.newtonSolver ??= new NewtonSolver(ctx.topology));
+}
+
+/**
+ * Contact grew the topology's sparsity pattern (src/collision, setContactPairs): a new workspace
+ * redoes the ordering and symbolic factorization, and the Newton solver starts afresh.
+ */
+export function rebuildSolver(ctx: StepContext): void {
+  ctx.workspace = new Workspace(ctx.topology, ctx.stats);
+  ctx.newtonSolver = null;
+}

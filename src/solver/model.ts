@@ -1,0 +1,48 @@
+/**
+ * What the solvers (integrators.ts, newton.ts) need of a force model, declared here so that the
+ * solver layer does not import the systems that implement it (src/systems/forces.ts: ForceModel).
+ * "Gradient" follows FOSSSim's gradU convention: minus the force.
+ */
+import type { Topology } from './topology';
+
+/** A potential term with its own assembly (contact): energy, gradient (+=) and a PSD Hessian (values += scale·H). */
+export interface ContactTerm {
+  /** Number of contact candidates this step. */
+  count: number;
+  /**
+   * Initial guess of the solve instead of x̃ (null: x̃ pulled back by CCD): a refinement after a
+   * solve that stopped on its trust region continues from that result (src/collision/contact.ts).
+   */
+  warmStart: Float64Array | null;
+  /** Newton iteration cap while the term has candidates (the solver uses max(settings, this)). */
+  maxIters: number;
+  /** Energy at x (tests, tools). */
+  energy(x: Float64Array): number;
+  /** out[0] ← energy(x): the allocation-free form the solver calls every iterate. */
+  energyTo(x: Float64Array, out: Float64Array): void;
+  gradient(x: Float64Array, gU: Float64Array): void;
+  hessian(x: Float64Array, scale: number, values: Float64Array): void;
+  /** Largest fraction of the step dx from x before a particle crosses a contact surface into it (CCD: initial guess and line search), ≤ 1. */
+  maxStep(x: Float64Array, dx: Float64Array): number;
+  /** out[0] ← maxStep(x, dx), allocation-free. */
+  maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
+  /** out[0] ← min(out[0], maxStep(x, dx)) (out[0] kept when the bound is not smaller, or NaN). */
+  maxStepMinTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
+}
+
+/** The force model of one topology: energy, gradient and Hessians of every element, anchor and contact term. */
+export interface SystemModel {
+  readonly t: Topology;
+  /** Contact potential of this step (src/collision), null: none. */
+  contact: ContactTerm | null;
+  /** out[0] ← total potential energy at x. */
+  energyTo(x: Float64Array, out: Float64Array): void;
+  /** gU ← ∇E(x, v) (minus the force, damping included). */
+  gradient(x: Float64Array, v: Float64Array, gU: Float64Array): void;
+  /** values += cx·∂²E/∂x² + cv·∂(gradU)/∂v (exact element Hessians). */
+  hessian(x: Float64Array, v: Float64Array, cx: number, cv: number, values: Float64Array): void;
+  /** values += scale·(PSD-projected ∂²E/∂x²). */
+  hessianPSD(x: Float64Array, scale: number, values: Float64Array): void;
+  /** out[0] ← largest α ∈ (0, 1] such that x + α dx keeps every guarded element valid. */
+  maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
+}

@@ -1,0 +1,48 @@
+/**
+ * StepStats: what the last step did (solver path, Newton iterations, fail-safe, contact counts)
+ * and how long each pipeline stage took (src/systems/pipeline.ts), as Box2D's b2Profile.
+ */
+
+export interface StepStats {
+  newtonIters: number;
+  converged: boolean;
+  /**
+   * Which linear-solver path ran last: 'ldlt' (sparse LDLᵀ, factored this
+   * iteration), 'pcg-ldlt' (PCG preconditioned by a reused LDLᵀ factor),
+   * 'dense-lu', or 'none'.
+   */
+  linearPath: string;
+  /**
+   * Game mode: '' when the step was solved; otherwise why it failed safe ('solver-error': the
+   * linear solve threw, e.g. a singular matrix; 'non-finite': a NaN/∞ reached x or v) — the step
+   * then kept the start-of-step positions and halved the velocities (src/systems/pipeline.ts).
+   */
+  failSafe: string;
+  /** Steps that failed safe since the world was created. */
+  failSafeSteps: number;
+  /** Contact (src/collision): candidate pairs and touching pairs of the last step. */
+  contactCandidates: number;
+  contactTouching: number;
+  /** Contact-pattern rebuilds (pattern + symbolic factorization) in the last step / since creation. */
+  contactRebuilds: number;
+  contactRebuildsTotal: number;
+  /**
+   * Milliseconds spent in each pipeline stage in the last step, indexed by stage
+   * (src/systems/pipeline.ts: STAGES; user systems count in the stage they run in), when the
+   * world's `profile` is on; all zero otherwise. A typed array: timing a stage allocates nothing.
+   */
+  stageMs: Float64Array;
+  /** Whole-step milliseconds of the last step (profile on). */
+  stepMs: number;
+}
+
+/** Room for the pipeline's stages in StepStats.stageMs. */
+export const MAX_STAGES = 16;
+
+export function createStepStats(): StepStats {
+  return {
+    newtonIters: 0, converged: true, linearPath: 'none', failSafe: '', failSafeSteps: 0,
+    contactCandidates: 0, contactTouching: 0, contactRebuilds: 0, contactRebuildsTotal: 0,
+    stageMs: new Float64Array(MAX_STAGES), stepMs: 0,
+  };
+}

@@ -1,0 +1,315 @@
+/**
+ * The fixed step as one ordered list of named stages: read `step()` below top to bottom.
+ *
+ *   sync        components → topology (rebuilt only when entities were added or removed),
+ *               element parameters, masses and `fixed` flags; dense state x, v gathered
+ *   kinematics  kinematic colliders move to this step's pose (anchors' targets were set by input)
+ *   forces      the force model the solver calls this step: elements, anchors, contact candidates
+ *   solve       time integration (FOSSSim's integrators or game-mode Newton), contact refinement
+ *   response    collision response and velocity filter (FOSSSim's simple mode, or game mode)
+ *   writeback   dense state → components
+ *   events      contact begin / end / active
+ *   render      nothing in the engine: the game layer registers its render sync here
+ *
+ * User systems (`addSystem`) run before or after any stage, in the order they were added. Between
+ * sync and writeback the step's state is the dense ctx.x / ctx.v (components are written back at
+ * writeback); before sync and after writeback the components are the state.
+ *
+ * Fail-safe: in game mode (newton ≠ 'fosssim') one wrapper guards forces → response. When a
+ * solve throws a numerical failure (a plain Error: a singular or indefinite system) or leaves a
+ * non-finite value in x or v, the step keeps its start positions and halves its velocities (a damped
+ * fallback, so the next step does not repeat the failure) and says why in stats.failSafe.
+ * FOSSSim-exact scenes keep FOSSSim's behaviour: errors propagate. InputErrors and programming
+ * errors always propagate.
+ *
+ * Each stage is timed into ctx.stats.stageMs when `profile` is on.
+ */
+import { InputError } from '../errors';
+import type { Components } from '../components';
+import { ContactSystem } from '../collision/contact';
+import { newtonSolverOf, type EntityLists, type IntegratorType, type StepContext } from '../solver/context';
+import { explicitEuler, implicitEulerFosssim, symplecticEuler, FOSSSIM_NEWTON_MAX_ITERS } from '../solver/integrators';
+import type { NewtonSettings } from '../solver/newton';
+import { createStepStats, MAX_STAGES } from '../solver/stats';
+import { buildTopology } from '../solver/topology';
+import { Workspace } from '../solver/workspace';
+import { AnchorSet, ForceModel } from './forces';
+
+/** The stages, in run order. */
+export const STAGES = ['sync', 'kinematics', 'forces', 'solve', 'response', 'writeback', 'events', 'render'] as const;
+export type StageName = (typeof STAGES)[number];
+
+const SYNC = 0, KINEMATICS = 1, FORCES = 2, SOLVE = 3, RESPONSE = 4, WRITEBACK = 5, EVENTS = 6, RENDER = 7;
+
+/** A user system: game code run at a named point of every fixed step. */
+export type SystemFn = (ctx: StepContext) => void;
+
+export interface SystemPlacement {
+  /** Run before the stage's own work (default: after). */
+  before?: boolean;
+}
+
+export interface PipelineOptions {
+  dt: number;
+  integrator: IntegratorType;
+  newton: NewtonSettings | 'fosssim';
+  massMatrix: 'lumped' | 'consistent';
+  c: Components;
+  lists: EntityLists;
+}
+
+type StageFn = (p: Pipeline) => void;
+
+const now: () => number = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
+
+export class Pipeline {
+  readonly ctx: StepContext;
+  /** Contact settings, colliders' shapes and this step's contact events (src/collision). */
+  readonly contact = new ContactSystem();
+  /** Pointer anchors: zero-rest-length springs to moving targets, part of the implicit solve. */
+  readonly anchors = new AnchorSet(64);
+  /** The concrete force model of ctx.model (anchors attached). */
+  forceModel: ForceModel;
+  /** Time each stage into ctx.stats.stageMs / stepMs. */
+  profile = false;
+
+  private readonly beforeStage: SystemFn[][] = STAGES.map(() => []);
+  private readonly afterStage: SystemFn[][] = STAGES.map(() => []);
+  /** Start-of-step state for the fail-safe (grown with the topology). */
+  private savedX = new Float64Array(0);
+  private savedV = new Float64Array(0);
+
+  constructor(o: PipelineOptions) {
+    const stats = createStepStats();
+    const topology = buildTopology(o.c, o.lists, { massMatrix: o.massMatrix });
+    this.forceModel = new ForceModel(topology);
+    this.ctx = {
+      dt: o.dt, integrator: o.integrator, newton: o.newton, massMatrix: o.massMatrix,
+      c: o.c, lists: o.lists,
+      topologyDirty: true, topology, model: this.forceModel, workspace: new Workspace(topology, stats), newtonSolver: null,
+      x: new Float64Array(0), v: new Float64Array(0), stepCount: 0, stats,
+    };
+    if (STAGES.length > MAX_STAGES) throw new Error('pipeline: more stages than StepStats.stageMs holds');
+  }
+
+  /** Run `fn` before or after `stage` in every step, after the systems already there. */
+  addSystem(stage: StageName, fn: SystemFn, where: SystemPlacement = {}): void {
+    const i = stageIndex(stage);
+    (where.before ? this.beforeStage : this.afterStage)[i]!.push(fn);
+  }
+
+  /** Remove a system added with addSystem; returns whether it was there. */
+  removeSystem(fn: SystemFn): boolean {
+    for (const lists of [this.beforeStage, this.afterStage]) {
+      for (const list of lists) {
+        const k = list.indexOf(fn);
+        if (k >= 0) {
+          list.splice(k, 1);
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The topology of the current entities (rebuilt first when they changed). */
+  ensureTopology(): void {
+    if (this.ctx.topologyDirty) rebuildTopology(this);
+  }
+
+  /** One fixed step of ctx.dt. */
+  step(): void {
+    const ctx = this.ctx;
+    const t0 = this.profile ? now() : 0;
+    this.run(SYNC, syncStage);
+    this.run(KINEMATICS, kinematicsStage);
+    const guarded = ctx.newton !== 'fosssim';
+    if (guarded) this.saveState();
+    let failure = '';
+    try {
+      this.run(FORCES, forcesStage);
+      this.run(SOLVE, solveStage);
+      this.run(RESPONSE, responseStage);
+    } catch (e) {
+      if (!guarded || !isNumericalFailure(e)) throw e;
+      failure = 'solver-error';
+    }
+    if (guarded) this.failSafe(failure);
+    this.run(WRITEBACK, writebackStage);
+    this.run(EVENTS, eventsStage);
+    this.run(RENDER, renderStage);
+    ctx.stepCount++;
+    if (this.profile) ctx.stats.stepMs = now() - t0;
+  }
+
+  /** One stage: the systems before it, its own work, the systems after it (timed when profiling). */
+  private run(i: number, work: StageFn): void {
+    const t0 = this.profile ? now() : 0;
+    const before = this.beforeStage[i]!;
+    for (let k = 0; k < before.length; k++) before[k]!(this.ctx);
+    work(this);
+    const after = this.afterStage[i]!;
+    for (let k = 0; k < after.length; k++) after[k]!(this.ctx);
+    if (this.profile) this.ctx.stats.stageMs[i] = now() - t0;
+  }
+
+  private saveState(): void {
+    const ctx = this.ctx, n = ctx.topology.ndof;
+    if (this.savedX.length < n) {
+      this.savedX = new Float64Array(n);
+      this.savedV = new Float64Array(n);
+    }
+    copyPrefix(n, ctx.x, this.savedX);
+    copyPrefix(n, ctx.v, this.savedV);
+  }
+
+  /** Game mode: restore the start of the step when it failed (`failure`) or left a non-finite state. */
+  private failSafe(failure: string): void {
+    const ctx = this.ctx, n = ctx.topology.ndof, st = ctx.stats;
+    const reason = failure !== '' ? failure : allFinite(ctx.x, n) && allFinite(ctx.v, n) ? '' : 'non-finite';
+    st.failSafe = reason;
+    if (reason === '') return;
+    restoreDamped(n, this.savedX, this.savedV, ctx.x, ctx.v);
+    st.converged = false;
+    st.failSafeSteps++;
+  }
+}
+
+function stageIndex(stage: StageName): number {
+  const i = STAGES.indexOf(stage);
+  if (i < 0) throw new InputError(`addSystem: unknown stage '${String(stage)}' (expected one of ${STAGES.join(', ')})`);
+  return i;
+}
+
+/** The plain Errors a solve throws for a singular or indefinite system; scene and programming errors are not. */
+function isNumericalFailure(e: unknown): boolean {
+  return e instanceof Error && !(e instanceof InputError) && e.constructor === Error;
+}
+
+// ---- the stages' own work ------------------------------------------------------------------
+
+function syncStage(p: Pipeline): void {
+  const ctx = p.ctx;
+  if (ctx.topologyDirty) rebuildTopology(p);
+  const t = ctx.topology, P = ctx.c.Particle;
+  gatherKernel(t.n, t.particleEids, P.x, P.y, P.vx, P.vy, ctx.x, ctx.v);
+}
+
+function kinematicsStage(p: Pipeline): void {
+  p.contact.moveColliders(p.ctx);
+}
+
+function forcesStage(p: Pipeline): void {
+  p.contact.beginStep(p.ctx);
+}
+
+function solveStage(p: Pipeline): void {
+  const ctx = p.ctx;
+  integrate(ctx);
+  // contact in the solve (src/collision): solve again when the result met pairs the candidate search missed
+  while (p.contact.refine(ctx)) integrate(ctx);
+}
+
+function responseStage(p: Pipeline): void {
+  p.contact.respond(p.ctx);
+}
+
+function writebackStage(p: Pipeline): void {
+  const ctx = p.ctx, t = ctx.topology, P = ctx.c.Particle;
+  scatterKernel(t.n, t.particleEids, P.x, P.y, P.vx, P.vy, ctx.x, ctx.v);
+}
+
+function eventsStage(p: Pipeline): void {
+  p.contact.events(p.ctx);
+}
+
+function renderStage(_p: Pipeline): void {
+  // the engine draws nothing: the game layer's render sync runs here as a user system
+}
+
+/** Forces and time integration over the dense state. */
+function integrate(ctx: StepContext): void {
+  const model = ctx.model, ws = ctx.workspace;
+  const x = ctx.x, v = ctx.v, h = ctx.dt;
+  switch (ctx.integrator) {
+    case 'explicit-euler':
+      explicitEuler(model, x, v, h, ws);
+      break;
+    case 'symplectic-euler':
+      symplecticEuler(model, x, v, h, ws);
+      break;
+    case 'linearized-implicit-euler':
+      if (ctx.newton === 'fosssim') implicitEulerFosssim(model, x, v, h, ws, 1);
+      else newtonSolverOf(ctx).step(model, x, v, h, ctx.newton, 1, ws);
+      break;
+    case 'implicit-euler':
+      if (ctx.newton === 'fosssim') implicitEulerFosssim(model, x, v, h, ws, FOSSSIM_NEWTON_MAX_ITERS);
+      else newtonSolverOf(ctx).step(model, x, v, h, ctx.newton, ctx.newton.maxIters, ws);
+      break;
+  }
+}
+
+/** Rebuild everything derived from the set of entities (setup rate: allocates). */
+function rebuildTopology(p: Pipeline): void {
+  const ctx = p.ctx;
+  const t = buildTopology(ctx.c, ctx.lists, { massMatrix: ctx.massMatrix });
+  const model = new ForceModel(t);
+  model.anchors = p.anchors;
+  p.anchors.remap(t.particleEids);
+  p.forceModel = model;
+  ctx.topology = t;
+  ctx.model = model;
+  ctx.workspace = new Workspace(t, ctx.stats);
+  ctx.newtonSolver = null;
+  ctx.x = new Float64Array(t.ndof);
+  ctx.v = new Float64Array(t.ndof);
+  ctx.topologyDirty = false;
+}
+
+// Loop kernels with nothing but the loop (docs/solver.md, "Allocation work, part 4": a driver's
+// named accesses before a long first loop left it on OSR code entered from the interpreter).
+
+function gatherKernel(
+  n: number, eids: Int32Array, px: Float64Array, py: Float64Array, pvx: Float64Array, pvy: Float64Array,
+  x: Float64Array, v: Float64Array,
+): void {
+  for (let i = 0; i < n; i++) {
+    const e = eids[i]!;
+    x[2 * i] = px[e]!;
+    x[2 * i + 1] = py[e]!;
+    v[2 * i] = pvx[e]!;
+    v[2 * i + 1] = pvy[e]!;
+  }
+}
+
+function scatterKernel(
+  n: number, eids: Int32Array, px: Float64Array, py: Float64Array, pvx: Float64Array, pvy: Float64Array,
+  x: Float64Array, v: Float64Array,
+): void {
+  for (let i = 0; i < n; i++) {
+    const e = eids[i]!;
+    px[e] = x[2 * i]!;
+    py[e] = x[2 * i + 1]!;
+    pvx[e] = v[2 * i]!;
+    pvy[e] = v[2 * i + 1]!;
+  }
+}
+
+/** dst[i] = src[i] for i < n (no subarray view per step). */
+function copyPrefix(n: number, src: Float64Array, dst: Float64Array): void {
+  for (let i = 0; i < n; i++) dst[i] = src[i]!;
+}
+
+function allFinite(a: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) if (!Number.isFinite(a[i]!)) return false;
+  return true;
+}
+
+/** x ← x0; v ← v0 / 2 (0 where that is not finite). */
+function restoreDamped(n: number, x0: Float64Array, v0: Float64Array, x: Float64Array, v: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    x[i] = x0[i]!;
+    const vi = 0.5 * v0[i]!;
+    v[i] = Number.isFinite(vi) ? vi : 0;
+  }
+}
