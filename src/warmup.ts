@@ -18,9 +18,21 @@
  * process; games can call it during loading (`warmUpEngine()` in src/world.ts), otherwise the
  * first game-mode PhysicsWorld.step() does.
  */
-import type { PhysicsWorld, WorldOptions } from './world';
-import { MATERIAL_NAMES } from './elements';
+import { MATERIAL_NAMES, type MaterialName } from './elements';
 import { meshBox } from './mesh';
+import type { NewtonSolver } from './solver/newton';
+
+/**
+ * What the warm-up needs of a world (PhysicsWorld has it): declared here so that this module does
+ * not import src/world.ts, which calls it.
+ */
+export interface WarmUpWorld {
+  addParticle(p: { x: number; y: number; vy?: number; m: number; radius?: number; fixed?: boolean; body?: number }): number;
+  addTriangle(a: number, b: number, c: number, p: { youngsModulus: number; poissonRatio: number; density?: number; material?: MaterialName }): number;
+  step(): void;
+  /** The current game-mode Newton solver (its tuning fields). */
+  newtonSolver(): NewtonSolver;
+}
 
 /** Steps of each warm-up world. */
 export const WARMUP_STEPS = 1500;
@@ -33,10 +45,10 @@ export function engineWarmedUp(): boolean {
 }
 
 /**
- * Run the warm-up now (once per process; later calls return at once). `World` is the
- * PhysicsWorld class (passed in so this module does not import the world at run time).
+ * Run the warm-up now (once per process; later calls return at once). `createWorld` makes a
+ * game-mode world with dt 1/60 and implicit Euler (src/world.ts passes PhysicsWorld's).
  */
-export function runWarmUp(World: new (opts?: WorldOptions) => PhysicsWorld): void {
+export function runWarmUp(createWorld: () => WarmUpWorld): void {
   if (state !== 0) return;
   state = 1;
   // a fosssim jelly squashed by its top row's initial velocity (large strain: the PSD clamp branch,
@@ -44,17 +56,15 @@ export function runWarmUp(World: new (opts?: WorldOptions) => PhysicsWorld): voi
   // first step, never refactored, so each solve takes several CG iterations and pcg() becomes hot
   // (LDLᵀ's factor and solve kernels run in the first step and in every preconditioner solve). The
   // solver's phase timings (NewtonSolver.profile) are on every third step.
-  const a = new World({ dt: 1 / 60, integrator: 'implicit-euler' });
+  const a = createWorld();
   addJelly(a, 0, 0.3, 'fosssim', 'fixed', -4);
   a.step();
-  const newton = a.pipeline.ctx.newtonSolver;
-  if (newton) {
-    newton.pcgMinDofs = 0;
-    newton.refactorIters = 1 << 20;
-    newton.cgTolerance = 1e-12;
-  }
+  const newton = a.newtonSolver();
+  newton.pcgMinDofs = 0;
+  newton.refactorIters = 1 << 20;
+  newton.cgTolerance = 1e-12;
   for (let s = 0; s < WARMUP_STEPS; s++) {
-    if (newton) newton.profile = s % 3 === 0;
+    newton.profile = s % 3 === 0;
     a.step();
   }
   state = 2;
@@ -62,7 +72,7 @@ export function runWarmUp(World: new (opts?: WorldOptions) => PhysicsWorld): voi
 
 /** A 0.3 m square jelly of 8 triangles centred at (cx, cy): bottom row fixed, or a contact body. */
 function addJelly(
-  w: PhysicsWorld, cx: number, cy: number, material: (typeof MATERIAL_NAMES)[number], body: number | 'fixed', vyTop = 0,
+  w: WarmUpWorld, cx: number, cy: number, material: (typeof MATERIAL_NAMES)[number], body: number | 'fixed', vyTop = 0,
 ): void {
   const mesh = meshBox(0.3, 0.3, 2, 2);
   const ids: number[] = [];

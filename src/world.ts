@@ -662,5 +662,5 @@ export class PhysicsWorld {
  * calls it; a game may call it earlier, during loading.
  */
 export function warmUpEngine(): void {
-  runWarmUp(PhysicsWorld);
+  runWarmUp(() => new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' }));
 }

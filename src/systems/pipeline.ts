@@ -146,10 +146,10 @@ export class Pipeline {
   private run(i: number, work: StageFn): void {
     const t0 = this.profile ? now() : 0;
     const before = this.beforeStage[i]!;
-    for (let k = 0; k < before.length; k++) before[k]!(this.ctx);
+    if (before.length > 0) runSystems(before, this.ctx, i);
     work(this);
     const after = this.afterStage[i]!;
-    for (let k = 0; k < after.length; k++) after[k]!(this.ctx);
+    if (after.length > 0) runSystems(after, this.ctx, i);
     if (this.profile) this.ctx.stats.stageMs[i] = now() - t0;
   }
 
@@ -172,6 +172,28 @@ export class Pipeline {
     restoreDamped(n, this.savedX, this.savedV, ctx.x, ctx.v);
     st.converged = false;
     st.failSafeSteps++;
+  }
+}
+
+/**
+ * An exception thrown by a user system, with the stage it ran in (the original is its `cause`).
+ * Never taken for a numerical failure of the solve: the fail-safe does not swallow game code's errors.
+ */
+export class SystemError extends Error {
+  readonly stage: StageName;
+  constructor(stage: StageName, cause: unknown) {
+    super(`a system at stage '${stage}' threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'SystemError';
+    this.stage = stage;
+  }
+}
+
+function runSystems(list: SystemFn[], ctx: StepContext, stage: number): void {
+  try {
+    for (let k = 0; k < list.length; k++) list[k]!(ctx);
+  } catch (e) {
+    if (e instanceof InputError || e instanceof SystemError) throw e;
+    throw new SystemError(STAGES[stage]!, e);
   }
 }
 
