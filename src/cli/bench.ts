@@ -33,6 +33,7 @@ import { PhysicsWorld } from '../world';
 import { InputError } from '../errors';
 import { MATERIAL_NAMES, type MaterialName } from '../elements';
 import { makeJellyPile } from '../collision';
+import { STAGES } from '../systems/pipeline';
 
 export interface BenchOptions {
   json?: boolean;
@@ -81,6 +82,11 @@ export interface BenchResult {
    */
   allocSteps: number;
   meteredSteps: number;
+  /**
+   * Mean milliseconds per pipeline stage (src/systems/pipeline.ts: STAGES) over the profiled steps
+   * (every PROFILE_EVERY-th; PhysicsWorld.profile on, so not allocation-metered). Elastica rows only.
+   */
+  stageMs?: Record<string, number>;
   /** Timed steps during which a garbage collection ran (heap shrank): 0 when nothing is allocated. */
   gcSteps: number;
   sag: number;
@@ -262,6 +268,24 @@ export const PROFILE_EVERY = 10;
  */
 export const STEPS_AFTER_BASELINE = 5;
 
+/** Per-stage time sums over the profiled steps (PhysicsWorld.profile), reported as means. */
+class StageTimes {
+  private readonly sum = new Float64Array(STAGES.length);
+  private n = 0;
+  add(world: PhysicsWorld): void {
+    const ms = world.lastStats.stageMs;
+    for (let i = 0; i < STAGES.length; i++) this.sum[i] = this.sum[i]! + ms[i]!;
+    this.n++;
+  }
+  means(): Record<string, number> {
+    const out: Record<string, number> = {};
+    STAGES.forEach((name, i) => {
+      out[name] = round(this.n > 0 ? this.sum[i]! / this.n : 0, 4);
+    });
+    return out;
+  }
+}
+
 /** Step k (counted from the first step after the one that created the Newton state) is profiled. */
 function isProfiled(k: number): boolean {
   return k % PROFILE_EVERY === 1;
@@ -283,7 +307,7 @@ function warmUp(world: PhysicsWorld, newton: { profile: boolean }, warmup: numbe
     }
     // a contact-pattern rebuild may replace the Newton state: profile the current one
     const n = world.pipeline.ctx.newtonSolver ?? newton;
-    n.profile = isProfiled(s);
+    n.profile = world.profile = isProfiled(s);
     world.step();
   }
   if (!meter) {
@@ -306,12 +330,14 @@ export function benchElastica(name: string, target: number, warmup: number, step
   const times = new Float64Array(steps);
   let iters = 0, msA = 0, msF = 0, msS = 0, profiled = 0;
   const paths = new Set<string>();
+  const stages = new StageTimes();
   const { meter } = w;
   for (let s = 0; s < steps; s++) {
-    // phase timings (NewtonSolver.profile: ~6 clock reads per step) on sampled steps only, which
-    // the allocation meter skips; every step is timed by one pair of reads around world.step
+    // phase and stage timings (NewtonSolver.profile, PhysicsWorld.profile: ~15 clock reads per step)
+    // on sampled steps only, which the allocation meter skips; every step is timed by one pair of
+    // reads around world.step
     const prof = isProfiled(warmup + s);
-    newton.profile = prof;
+    newton.profile = world.profile = prof;
     if (!prof) meter.before();
     const t0 = performance.now();
     world.step();
@@ -322,6 +348,7 @@ export function benchElastica(name: string, target: number, warmup: number, step
       msA += newton.timing.msAssembly;
       msF += newton.timing.msFactor;
       msS += newton.timing.msSolve;
+      stages.add(world);
       profiled++;
     }
     paths.add(ws.stats.linearPath);
@@ -339,7 +366,7 @@ export function benchElastica(name: string, target: number, warmup: number, step
     newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / profiled), msFactor: round(msF / profiled), msSolve: round(msS / profiled),
     heapGrowthBytesPerStep: round((heap1 - w.heap0) / (steps + w.stepsAfterBaseline), 1),
     allocBytesPerStep: round(meter.mean(), 1), allocBytesMaxStep: meter.max, allocSteps: meter.allocating, meteredSteps: meter.n, gcSteps: meter.gcSteps,
-    sag: round(h / JELLY.size, 4),
+    sag: round(h / JELLY.size, 4), stageMs: stages.means(),
   };
 }
 
@@ -364,12 +391,13 @@ export function benchPile(warmup: number, steps: number, each: number, count = P
   newton = world.pipeline.ctx.newtonSolver ?? newton;
   const times = new Float64Array(steps);
   let iters = 0, msA = 0, msF = 0, msS = 0, touching = 0, cand = 0, profiled = 0;
+  const stages = new StageTimes();
   const paths = new Set<string>();
   const { meter } = w;
   const rebuilds0 = world.lastStats.contactRebuildsTotal, failSafe0 = world.lastStats.failSafeSteps;
   for (let s = 0; s < steps; s++) {
     const prof = isProfiled(warmup + s);
-    newton.profile = prof;
+    newton.profile = world.profile = prof;
     if (!prof) meter.before();
     const t0 = performance.now();
     world.step();
@@ -384,6 +412,7 @@ export function benchPile(warmup: number, steps: number, each: number, count = P
       msA += newton.timing.msAssembly;
       msF += newton.timing.msFactor;
       msS += newton.timing.msSolve;
+      stages.add(world);
       profiled++;
     }
     const current = world.pipeline.ctx.newtonSolver;
@@ -406,7 +435,7 @@ export function benchPile(warmup: number, steps: number, each: number, count = P
     sag: round(meanY() / y0, 4),
     contacts: round(touching / steps, 1), candidates: round(cand / steps, 1),
     rebuilds: st.contactRebuildsTotal - rebuilds0, patternPairs: world.topology().contactPairCount,
-    failSafeSteps: st.failSafeSteps - failSafe0,
+    failSafeSteps: st.failSafeSteps - failSafe0, stageMs: stages.means(),
     note: `${count} jellies x ${each} triangles dropped into a box, warm-up ${warmup} + ${steps} timed steps; no Rapier comparison (contact case)`,
   };
 }

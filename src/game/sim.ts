@@ -238,6 +238,7 @@ export class SoftSim {
     // dropped from a metre at 60 Hz.
     this.world.contacts.implicit = opts.implicitContact ?? true;
     if (this.gx !== 0 || this.gy !== 0) this.gravityEid = this.world.addGravity(this.gx, this.gy);
+    this.attach(this.world);
     this.accumulator = new FixedStepAccumulator({ dt: this.world.dt, maxStepsPerFrame: this.maxStepsPerFrame });
     // JIT warm-up (src/warmup.ts, once per page) at scene start rather than in the first frame's step
     if (this.world.newton !== 'fosssim') warmUpEngine();
@@ -315,25 +316,38 @@ export class SoftSim {
     if (this.grabbing) this.rebuildGrab();
   }
 
-  /** One fixed step: pointer input → forces, contact and implicit solve (the engine's step). */
+  /**
+   * One fixed step: the engine's pipeline (src/systems/pipeline.ts), with the game layer's two
+   * stages registered on it by attach(): pointer input before kinematics, render sync at render.
+   */
   stepOnce(): void {
     this.sync();
-    // 1. pointer input
-    if (this.grabbing) {
-      const A = this.world.anchors;
-      for (let s = 0; s < A.count && s < this.grabCount; s++) {
-        A.setTarget(s, this.pointerX + this.grabOffset[2 * s]!, this.pointerY + this.grabOffset[2 * s + 1]!);
-      }
-    }
-    // 2. forces, contact (colliders and body–body), implicit solve
     this.world.step();
-    // snapshot
+  }
+
+  /** Register the game layer's systems on a (new) world's pipeline. */
+  private attach(world: PhysicsWorld): void {
+    world.addSystem('kinematics', this.pointerInput, { before: true });
+    world.addSystem('render', this.renderSync);
+  }
+
+  /** Pointer input (before kinematics): the grabbed particles' anchors follow the pointer. */
+  private readonly pointerInput = (): void => {
+    if (!this.grabbing) return;
+    const A = this.world.anchors;
+    for (let s = 0; s < A.count && s < this.grabCount; s++) {
+      A.setTarget(s, this.pointerX + this.grabOffset[2 * s]!, this.pointerY + this.grabOffset[2 * s + 1]!);
+    }
+  };
+
+  /** Render sync (render stage): keep this step's and the previous step's positions for interpolation, then the step listeners. */
+  private readonly renderSync = (): void => {
     const t = this.prev;
     this.prev = this.curr;
     this.curr = t;
     this.world.readPositions(this.curr);
     for (const fn of this.stepListeners) fn(this);
-  }
+  };
 
   /** Feed one rendered frame's delta (ms); runs the due fixed steps and interpolates. Returns steps run. */
   frame(deltaMs: number): number {
@@ -587,6 +601,7 @@ export class SoftSim {
     const built = buildScene(desc);
     this.pointerUp();
     this.world = built.world;
+    this.attach(this.world);
     this.colliders.clear();
     this.gravityEid = -1;
     this.gx = 0;

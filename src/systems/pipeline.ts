@@ -84,11 +84,16 @@ export class Pipeline {
     const topology = buildTopology(o.c, o.lists, { massMatrix: o.massMatrix });
     this.forceModel = new ForceModel(topology);
     this.ctx = {
-      dt: o.dt, integrator: o.integrator, newton: o.newton, massMatrix: o.massMatrix,
+      // dt starts as null so V8 stores the field tagged (an immutable number object): drivers that
+      // run in the baseline tier (updateColliders, integrate) read and pass it without boxing a
+      // copy, as a field first stored as a double would make them do (16 B per read; the allocation
+      // gate sees it). Assigned right below.
+      dt: null as unknown as number, integrator: o.integrator, newton: o.newton, massMatrix: o.massMatrix,
       c: o.c, lists: o.lists,
       topologyDirty: true, topology, model: this.forceModel, workspace: new Workspace(topology, stats), newtonSolver: null,
       x: new Float64Array(0), v: new Float64Array(0), stepCount: 0, stats,
     };
+    this.ctx.dt = o.dt;
     if (STAGES.length > MAX_STAGES) throw new Error('pipeline: more stages than StepStats.stageMs holds');
   }
 
