@@ -1,5 +1,5 @@
 /**
- * Contact robustness (src/collision/implicit.ts, src/systems/step.ts): the IPC log barrier and its
+ * Contact robustness (src/collision/implicit.ts, src/systems/pipeline.ts): the IPC log barrier and its
  * derivatives, continuous collision detection in the line search, hard impacts (jellies dropped
  * from 5 m and more onto a pile), and fail-safe steps (no NaN ever reaches the world).
  */

@@ -13,8 +13,9 @@
  *
  * Newton's method with per-element PSD-projected Hessians (every direction a
  * descent direction) and a backtracking line search (α₀ = min(1, maxStep),
- * halving, Armijo constant 1e-8 on Φ; α₀ is bounded by the force model's maxStepTo,
- * which keeps Neo-Hookean triangles from inverting and particles from crossing contact surfaces). Stops when the Newton step is below `tolerance` times the size of
+ * halving, Armijo constant 1e-8 on Φ; maxStep, the force model's maxStepTo,
+ * keeps Neo-Hookean triangles from inverting and particles from crossing
+ * contact surfaces). Stops when the Newton step is below `tolerance` times the size of
  * the body (the bounding-box diagonal at the start of the step), or after
  * `maxIters` iterations. All assembly goes through the ForceModel, so other
  * potentials (contact, hyperelastic materials) enter Φ there.
@@ -201,7 +202,7 @@ export class NewtonSolver {
     if (projection === 'psd') model.hessianPSD(x, h2!, values);
     else model.hessian(x, this.zero, h2!, 0, values);
     addToDiagonal(t.ndof, t.diag, this.hs, values); // h b (uniform drag)
-    addMassMatrix(t, values); // lumped diag(mass), or the consistent triangle mass (src/systems/mass.ts)
+    addMassMatrix(t, values); // lumped diag(mass), or the consistent triangle mass (src/solver/mass.ts)
     const ds = t.dampedSprings;
     if (ds.count > 0) dampingHessian(ds, this.nhat, this.h16, this.hs, values);
     applyFixedToMatrix(t, values);
@@ -592,7 +593,7 @@ function addToDiagonal(n: number, diag: Int32Array, hs: Float64Array, values: Fl
 }
 
 /**
- * Consistent mass (src/systems/mass.ts): with d = x − x̃ (0 on fixed dofs), sc[0] = dᵀ M d;
+ * Consistent mass (src/solver/mass.ts): with d = x − x̃ (0 on fixed dofs), sc[0] = dᵀ M d;
  * with g given, also swaps the lumped inertia gradient in g for M d: g += M d − diag(mass) d.
  */
 function consistentInertia(

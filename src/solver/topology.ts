@@ -37,7 +37,7 @@ export interface Topology {
   mass: Float64Array;
   /**
    * 'lumped' (default, FOSSSim) or 'consistent': the implicit integrators' inertia then uses
-   * M = diag(pointMass) + Σ_triangles ρĀ/12 (1 + δab) I₂ blocks (see src/systems/mass.ts).
+   * M = diag(pointMass) + Σ_triangles ρĀ/12 (1 + δab) I₂ blocks (see src/solver/mass.ts).
    */
   massMatrix: 'lumped' | 'consistent';
   /** Per-DOF particle-own masses (without triangle contributions). */
