@@ -34,6 +34,7 @@ import { InputError } from '../errors';
 import { MATERIAL_NAMES, type MaterialName } from '../elements';
 import { makeJellyPile } from '../collision';
 import { STAGES } from '../systems/pipeline';
+import { SCENES, runSceneElastica, runSceneRapier, type SceneName, type SceneResult } from './bench-scenes';
 
 export interface BenchOptions {
   json?: boolean;
@@ -44,6 +45,10 @@ export interface BenchOptions {
   materials?: string[];
   /** Run each elastica case in its own process (default true; the CLI's --no-isolate sets false). */
   isolate?: boolean;
+  /** Game scenes (bench-scenes.ts): steps to run (default 600; stirred 2,000). */
+  steps?: number;
+  /** Game scenes, in a child process: run only this Elastica mode (internal: the parent's isolation). */
+  sceneMode?: 'cold' | 'warm';
   out?: (line: string) => void;
 }
 
@@ -116,7 +121,7 @@ const PILE = 'pile';
 const PILE_COUNT = 10;
 const PILE_EACH = 512;
 const PILE_EACH_QUICK = 50;
-const KNOWN = [...Object.keys(CASES), PILE];
+const KNOWN = [...Object.keys(CASES), PILE, ...SCENES];
 
 /** Grid cells (nx, ny) with 2·nx·ny ≈ target triangles on the unit square. */
 export function jellyGrid(target: number): { nx: number; ny: number } {
@@ -527,6 +532,10 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   const isolate = opts.isolate !== false;
   for (const name of names) {
+    if ((SCENES as readonly string[]).includes(name)) {
+      await benchScene(name as SceneName, opts, out);
+      continue;
+    }
     if (name === PILE) {
       const rp = isolate ? benchInChild(name, 'fosssim', opts.quick === true)
         : opts.quick ? benchPile(5, 10, PILE_EACH_QUICK) : benchPile(60, 120, PILE_EACH);
@@ -570,6 +579,58 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
         (r.contacts !== undefined ? `  contacts ${r.contacts} candidates ${r.candidates} rebuilds ${r.rebuilds} pattern pairs ${r.patternPairs} fail-safe ${r.failSafeSteps}` : '') +
         (r.note ? `  ${r.note}` : ''),
     );
+  }
+}
+
+/**
+ * A game scene (bench-scenes.ts): Elastica cold (a fresh process) and warm (built again after one
+ * run in a process), then Rapier's constraints (default) and FEM solvers, sleeping off and on.
+ * One JSON row each; the text form prints one line per time window.
+ */
+async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) => void): Promise<void> {
+  const sopts = { ...(opts.steps !== undefined ? { steps: opts.steps } : opts.quick ? { steps: 30, block: 10 } : {}) };
+  const emitScene = (r: SceneResult): void => {
+    if (opts.json) {
+      out(JSON.stringify(r));
+      return;
+    }
+    out(`${r.name} ${r.engine} ${r.mode}: ${r.triangles} triangles, build ${r.buildMs} ms` +
+      (r.warmupMs !== undefined ? ` (JIT warm-up ${r.warmupMs} ms)` : '') + `, largest step ${r.maxStepMs} ms at step ${r.maxStepAt}` +
+      (r.rebuilds !== undefined ? `, rebuilds ${r.rebuilds}, fail-safe ${r.failSafeSteps}` : '') + (r.error ? `  error: ${r.error}` : ''));
+    for (const w of r.windows) {
+      out(`  ${String(w.from).padStart(5)}–${String(w.to).padEnd(5)} median ${w.median.toFixed(3)}  p95 ${w.p95.toFixed(3)}  p99 ${w.p99.toFixed(3)}  max ${w.max.toFixed(3)} ms` +
+        (w.newtonMean !== undefined ? `  newton ${w.newtonMean} / ${w.newtonMax}` : ''));
+    }
+  };
+  if (opts.sceneMode) {
+    // in the child process: a warm run first runs the scene once, unmeasured
+    if (opts.sceneMode === 'warm') runSceneElastica(name, 'warm', sopts);
+    emitScene(runSceneElastica(name, opts.sceneMode, sopts));
+    return;
+  }
+  for (const mode of ['cold', 'warm'] as const) {
+    if (opts.isolate !== false) {
+      const args = [ELASTICA_BIN, 'bench', '--json', '--no-rapier', '--cases', name, '--scene-mode', mode];
+      if (opts.steps !== undefined) args.push('--steps', String(opts.steps));
+      if (opts.quick) args.push('--quick');
+      const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+      const line = r.status === 0 ? r.stdout.split('\n').find((l) => l.startsWith('{')) : undefined;
+      if (!line) throw new Error(`bench: scene ${name} (${mode}) failed in its child process (exit ${r.status ?? r.signal}): ${(r.stderr || r.stdout).trim().slice(0, 2000)}`);
+      emitScene(JSON.parse(line) as SceneResult);
+    } else {
+      if (mode === 'warm') runSceneElastica(name, 'warm', sopts);
+      emitScene(runSceneElastica(name, mode, sopts));
+    }
+  }
+  if (opts.rapier === false) return;
+  for (const solver of ['constraints', 'fem'] as const) {
+    for (const sleeping of [false, true]) {
+      try {
+        emitScene(await runSceneRapier(name, solver, sleeping, sopts));
+      } catch (e) {
+        out(opts.json ? JSON.stringify({ name, engine: `rapier2d-compat (${solver})`, sleeping, error: String(e) }) : `  rapier ${solver}: failed: ${String(e)}`);
+      }
+    }
   }
 }
 

@@ -17,7 +17,7 @@ import { createProgress } from './progress';
 const USAGE = `Usage:
   elastica run <scene.xml> [--out <file.bin>] [--steps N] [--quiet]
   elastica -s <scene.xml> -d 0 [-o <file.bin>]     FOSSSim's command form
-  elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate]
+  elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile,page,pile20,stirred] [--steps N] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate]
   elastica --help | --version
 
 run: simulates a FOSSSim XML scene for ceil(duration/dt) steps (or --steps N)
@@ -141,13 +141,17 @@ async function dispatch(argv: string[]): Promise<number> {
       'no-rapier': { type: 'boolean' },
       material: { type: 'string' },
       'no-isolate': { type: 'boolean' },
+      steps: { type: 'string' },
+      'scene-mode': { type: 'string' },
     });
     if (positionals.length > 0) throw new InputError(`bench: unexpected argument "${positionals[0]}"\n${USAGE}`);
+    const sceneMode = values['scene-mode'] as string | undefined;
+    if (sceneMode !== undefined && sceneMode !== 'cold' && sceneMode !== 'warm') throw new InputError(`bench --scene-mode: expected cold or warm, got "${sceneMode}"`);
     const { runBench } = await import('./bench');
     const cases = values.cases === undefined ? undefined : (values.cases as string).split(',').map((c) => c.trim()).filter((c) => c !== '');
     await runBench({
       json: values.json === true, quick: values.quick === true, cases, rapier: values['no-rapier'] !== true,
-      isolate: values['no-isolate'] !== true,
+      isolate: values['no-isolate'] !== true, steps: parseSteps(values.steps as string | undefined), sceneMode,
       materials: values.material === undefined ? undefined : (values.material as string).split(',').map((c) => c.trim()).filter((c) => c !== ''),
     });
     return 0;

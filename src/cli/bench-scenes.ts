@@ -1,0 +1,368 @@
+/**
+ * Game-scene benchmarks (`elastica bench --cases page,pile20,stirred`): what a game does, from the
+ * first step, measured per time window after spawn, cold (the first scene of a fresh process) and
+ * warm (the same scene built again after one run in the process), side by side with Rapier 2D's
+ * soft bodies on the same meshes, masses and colliders: its default constraints solver and its
+ * FEM solver, each with sleeping off and on.
+ *
+ * Scenes:
+ * - page: the gallery's jelly page (gallery/pages/jelly.ts) rebuilt headless with SoftSim: four
+ *   jellies (box, disc, star, small box; 188 triangles) over two circles, a slanted segment and a
+ *   triangle, in an 8 × 5 m box;
+ * - pile20: 20 jellies (boxes of 72 and discs of 96 triangles, 1,680 in all) dropped from staggered
+ *   heights into a 5 × 10 m box;
+ * - stirred: makeJellyPile (4 jellies × 256 triangles) with a kinematic circle (r = 0.15 m) sweeping
+ *   back and forth through it (setColliderVelocity each step), as a game's paddle would.
+ *
+ * Windows (s after spawn): 0–1, 1–2, 2–5, 5–10 (stirred: blocks of `block` steps). Each row: median,
+ * p95, p99 and max ms per step and Newton iterations (mean, max) per window, the largest single
+ * step, and for Elastica the scene's build time and the JIT warm-up it paid (cold rows).
+ */
+import { performance } from 'node:perf_hooks';
+import { PhysicsWorld, warmUpEngine } from '../world';
+import { SoftSim } from '../game/sim';
+import { makeJellyPile } from '../collision';
+import { meshBox, meshCircle } from '../mesh';
+import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from '../collision/contact';
+
+export const SCENES = ['page', 'pile20', 'stirred'] as const;
+export type SceneName = (typeof SCENES)[number];
+
+export interface SceneWindow {
+  /** Window start and end (s after spawn; stirred: steps). */
+  from: number;
+  to: number;
+  steps: number;
+  median: number;
+  p95: number;
+  p99: number;
+  max: number;
+  newtonMean?: number;
+  newtonMax?: number;
+  failSafeSteps?: number;
+  touching?: number;
+}
+
+export interface SceneResult {
+  name: SceneName;
+  engine: string;
+  /** 'cold': first scene of a fresh process; 'warm': built again after one run in the process. */
+  mode: 'cold' | 'warm';
+  sleeping?: boolean;
+  triangles: number;
+  /** Building the scene (ms), and the engine's JIT warm-up paid while building (cold Elastica rows). */
+  buildMs: number;
+  warmupMs?: number;
+  maxStepMs: number;
+  /** Index of the largest step. */
+  maxStepAt: number;
+  windows: SceneWindow[];
+  /** Stirred: contact-pattern rebuilds, fail-safe steps, external (array buffer) memory at the start and end (MB). */
+  rebuilds?: number;
+  failSafeSteps?: number;
+  memoryMB?: [number, number];
+  error?: string;
+  note?: string;
+}
+
+export interface SceneOptions {
+  /** Steps to run (default: 600 = 10 s at 60 Hz; stirred 2,000). */
+  steps?: number;
+  /** Stirred: steps per window (default 500). */
+  block?: number;
+}
+
+/** Windows of the game scenes, in seconds after spawn. */
+const WINDOWS: readonly [number, number][] = [[0, 1], [1, 2], [2, 5], [5, 10]];
+
+// ---- the scenes (Elastica) -----------------------------------------------------------------
+
+interface Built {
+  world: PhysicsWorld;
+  /** Called before each step (the stirred scene's paddle). */
+  drive?: (step: number) => void;
+}
+
+/** The gallery's jelly page (pixels, y down, 100 px/m, 800 × 500), as gallery/pages/jelly.ts builds it. */
+function buildPage(): Built {
+  const sim = new SoftSim({ pixelsPerMetre: 100, originX: 0, originY: 500 });
+  sim.bounds(0, 0, 800, 500);
+  sim.circle(180, 430, 60);
+  sim.circle(330, 470, 45);
+  sim.segment(470, 260, 780, 380, 10);
+  sim.polygon([520, 500, 640, 430, 760, 500]);
+  sim.jelly(200, 200, { width: 110, height: 80, stiffness: 2e5, density: 20 });
+  sim.jelly(350, 160, { radius: 42, stiffness: 6e4, density: 20 });
+  sim.jelly(620, 120, {
+    points: [0, -60, 18, -18, 60, -14, 28, 12, 38, 56, 0, 32, -38, 56, -28, 12, -60, -14, -18, -18],
+    resolution: 18, stiffness: 8e4, density: 20,
+  });
+  sim.jelly(200, 80, { width: 60, height: 60, stiffness: 2e5, density: 20 });
+  return { world: sim.world };
+}
+
+/** 20 jellies of 72 or 96 triangles (boxes and discs, alternating) dropped from staggered heights into a 5 × 10 m box. */
+function buildPile20(): Built {
+  const world = new PhysicsWorld({ dt: 1 / 60 });
+  world.contacts.enabled = true;
+  world.contacts.friction = 0.5;
+  world.addHalfplane(0, 0, 0, 1);
+  world.addHalfplane(-2.5, 0, 1, 0);
+  world.addHalfplane(2.5, 0, -1, 0);
+  world.addHalfplane(0, 10, 0, -1);
+  for (let j = 0; j < 20; j++) {
+    const col = j % 5, row = Math.floor(j / 5);
+    const cx = -2 + col + (row % 2 === 1 ? 0.15 : -0.15);
+    const cy = 0.8 + 1.6 * row + 0.12 * col;
+    // boxes meshBox(0.6, 0.6, 6, 6): 72 triangles; discs meshCircle(0.33, 4): 96 triangles
+    const mesh = j % 2 === 0 ? meshBox(0.6, 0.6, 6, 6) : meshCircle(0.33, 4);
+    addBody(world, mesh.positions, mesh.triangles, cx, cy, { youngsModulus: 5e4, poissonRatio: 0.3, density: 40 });
+  }
+  return { world };
+}
+
+/**
+ * makeJellyPile(4 × 256: two rows of two 0.5 m jellies in a 1.1 m wide box) and a kinematic circle
+ * (r = 0.15 m) that starts above the pile, dives into it for a second, then sweeps back and forth
+ * at 1.5 m/s between the walls while bobbing ±0.2 m/s (period 4 s).
+ */
+function buildStirred(): Built {
+  const world = new PhysicsWorld({ dt: 1 / 60 });
+  const pile = makeJellyPile(world, 4, 256);
+  const left = -pile.halfWidth + 0.2, right = pile.halfWidth - 0.2;
+  const paddle = world.addCircleCollider(left, 1.4, 0.15);
+  const K = world.c.Collider;
+  const drive = (step: number): void => {
+    if (step < 60) {
+      world.setColliderVelocity(paddle, 0, -1);
+      return;
+    }
+    const x = K.px[paddle]!;
+    let vx = K.vx[paddle]!;
+    if (vx === 0) vx = 1.5;
+    if (x > right && vx > 0) vx = -1.5;
+    if (x < left && vx < 0) vx = 1.5;
+    world.setColliderVelocity(paddle, vx, (step - 60) % 240 < 120 ? 0.2 : -0.2);
+  };
+  return { world, drive };
+}
+
+function addBody(
+  world: PhysicsWorld, pos: ArrayLike<number>, tris: ArrayLike<number>, cx: number, cy: number,
+  mat: { youngsModulus: number; poissonRatio: number; density: number },
+): void {
+  const body = world.createBody();
+  const ids: number[] = [];
+  for (let v = 0; v < pos.length / 2; v++) ids.push(world.addParticle({ x: cx + pos[2 * v]!, y: cy + pos[2 * v + 1]!, m: 0, radius: 0.02, body }));
+  for (let t = 0; t < tris.length; t += 3) world.addTriangle(ids[tris[t]!]!, ids[tris[t + 1]!]!, ids[tris[t + 2]!]!, mat);
+}
+
+function build(name: SceneName): Built {
+  if (name === 'page') return buildPage();
+  if (name === 'pile20') return buildPile20();
+  return buildStirred();
+}
+
+// ---- measurement ----------------------------------------------------------------------------
+
+function quantile(sorted: ArrayLike<number>, q: number): number {
+  if (sorted.length === 0) return 0;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+function windowOf(times: Float64Array, iters: Int32Array | null, a: number, b: number, from: number, to: number): SceneWindow {
+  const s = Array.from(times.subarray(a, b)).sort((p, q) => p - q);
+  const w: SceneWindow = {
+    from, to, steps: b - a, median: r3(quantile(s, 0.5)), p95: r3(quantile(s, 0.95)), p99: r3(quantile(s, 0.99)), max: r3(s[s.length - 1] ?? 0),
+  };
+  if (iters) {
+    let sum = 0, max = 0;
+    for (let k = a; k < b; k++) {
+      sum += iters[k]!;
+      if (iters[k]! > max) max = iters[k]!;
+    }
+    w.newtonMean = Math.round((sum / Math.max(1, b - a)) * 100) / 100;
+    w.newtonMax = max;
+  }
+  return w;
+}
+
+function windowsFor(name: SceneName, steps: number, block: number, times: Float64Array, iters: Int32Array | null): SceneWindow[] {
+  const out: SceneWindow[] = [];
+  if (name === 'stirred') {
+    for (let a = 0; a < steps; a += block) out.push(windowOf(times, iters, a, Math.min(steps, a + block), a, Math.min(steps, a + block)));
+    return out;
+  }
+  for (const [f, t] of WINDOWS) {
+    const a = Math.round(f * 60), b = Math.min(steps, Math.round(t * 60));
+    if (a < b) out.push(windowOf(times, iters, a, b, f, t));
+  }
+  return out;
+}
+
+/** One Elastica run of a scene in this process (`mode` says whether the process ran one before). */
+export function runSceneElastica(name: SceneName, mode: 'cold' | 'warm', opts: SceneOptions = {}): SceneResult {
+  const steps = opts.steps ?? (name === 'stirred' ? 2000 : 600);
+  const block = opts.block ?? 500;
+  const tb = performance.now();
+  const { world, drive } = build(name);
+  const tw = performance.now();
+  warmUpEngine(); // the world's first step would run it; a game runs it at scene load (SoftSim does)
+  const warmupMs = performance.now() - tw;
+  const buildMs = performance.now() - tb;
+  const times = new Float64Array(steps);
+  const iters = new Int32Array(steps);
+  let touching = 0;
+  const rebuilds0 = world.lastStats.contactRebuildsTotal;
+  const mem0 = process.memoryUsage().arrayBuffers;
+  for (let s = 0; s < steps; s++) {
+    if (drive) drive(s);
+    const t0 = performance.now();
+    world.step();
+    times[s] = performance.now() - t0;
+    iters[s] = world.lastStats.newtonIters;
+    touching = world.lastStats.contactTouching;
+  }
+  const mem1 = process.memoryUsage().arrayBuffers;
+  let maxAt = 0;
+  for (let s = 1; s < steps; s++) if (times[s]! > times[maxAt]!) maxAt = s;
+  const st = world.lastStats;
+  return {
+    name, engine: 'elastica', mode, triangles: world.lists.triangles.length,
+    buildMs: r3(buildMs), warmupMs: r3(warmupMs), maxStepMs: r3(times[maxAt] ?? 0), maxStepAt: maxAt,
+    windows: windowsFor(name, steps, block, times, iters),
+    rebuilds: st.contactRebuildsTotal - rebuilds0, failSafeSteps: st.failSafeSteps,
+    memoryMB: [r3(mem0 / 1048576), r3(mem1 / 1048576)],
+    note: `touching pairs at the end: ${touching}`,
+  };
+}
+
+// ---- the same scenes in Rapier 2D -------------------------------------------------------------
+
+interface ExportedBody {
+  pos: Float32Array;
+  cells: Uint32Array;
+  masses: Float32Array;
+  youngsModulus: number;
+  poissonRatio: number;
+}
+
+/** Bodies (per contact body id) and colliders of a built world, in SI units, for Rapier. */
+function exportWorld(world: PhysicsWorld): { bodies: ExportedBody[]; build: (R: any, rw: any) => void } {
+  const t = world.topology();
+  const P = world.c.Particle, T = world.c.Triangle;
+  const byBody = new Map<number, { nodes: Map<number, number>; cells: number[]; E: number; nu: number }>();
+  for (const e of world.lists.triangles) {
+    const a = T.a[e]!, b = T.b[e]!, c = T.c[e]!;
+    const id = P.body[a]!;
+    let g = byBody.get(id);
+    if (!g) {
+      // FOSSSim's CST is 4× stiffer than the plane-stress material at equal E (docs/materials.md): give Rapier 4E
+      g = { nodes: new Map(), cells: [], E: 4 * T.youngsModulus[e]!, nu: T.poissonRatio[e]! };
+      byBody.set(id, g);
+    }
+    for (const p of [a, b, c]) if (!g.nodes.has(p)) g.nodes.set(p, g.nodes.size);
+    g.cells.push(g.nodes.get(a)!, g.nodes.get(b)!, g.nodes.get(c)!);
+  }
+  const dense = new Map<number, number>();
+  for (let i = 0; i < t.n; i++) dense.set(t.particleEids[i]!, i);
+  const bodies: ExportedBody[] = [];
+  for (const g of byBody.values()) {
+    const pos = new Float32Array(2 * g.nodes.size), masses = new Float32Array(g.nodes.size);
+    for (const [e, k] of g.nodes) {
+      pos[2 * k] = P.x[e]!;
+      pos[2 * k + 1] = P.y[e]!;
+      masses[k] = t.mass[2 * dense.get(e)!]!;
+    }
+    bodies.push({ pos, cells: Uint32Array.from(g.cells), masses, youngsModulus: g.E, poissonRatio: g.nu });
+  }
+  const H = world.c.Halfplane, K = world.c.Collider;
+  const buildColliders = (R: any, rw: any): void => {
+    for (const e of world.halfplanes) {
+      rw.createCollider(R.ColliderDesc.halfspace({ x: H.nx[e]!, y: H.ny[e]! }).setTranslation(H.px[e]!, H.py[e]!).setFriction(0.5));
+    }
+    for (const e of world.colliders) {
+      const kind = K.kind[e]!;
+      let d: any;
+      if (kind === COLLIDER_CIRCLE) d = R.ColliderDesc.ball(K.radius[e]!);
+      else if (kind === COLLIDER_SEGMENT) {
+        const hx = K.x2[e]! - K.x1[e]!, hy = K.y2[e]! - K.y1[e]!;
+        const half = Math.sqrt(hx * hx + hy * hy) / 2;
+        // a capsule along y, rotated onto the segment
+        d = R.ColliderDesc.capsule(half, Math.max(K.radius[e]!, 1e-3)).setRotation(Math.atan2(hy, hx) - Math.PI / 2);
+      } else if (kind === COLLIDER_POLYGON) {
+        const n = K.polyCount[e]!, s = K.polyStart[e]!;
+        const pts = new Float32Array(2 * n);
+        for (let k = 0; k < 2 * n; k++) pts[k] = world.contacts.polyLocal[2 * s + k]!;
+        d = R.ColliderDesc.convexHull(pts);
+      }
+      if (!d) continue;
+      rw.createCollider(d.setTranslation(K.px[e]!, K.py[e]!).setFriction(0.5));
+    }
+  };
+  return { bodies, build: buildColliders };
+}
+
+/** One Rapier run of a scene: `solver` 'constraints' (its default) or 'fem'; sleeping on or off. */
+export async function runSceneRapier(name: SceneName, solver: 'constraints' | 'fem', sleeping: boolean, opts: SceneOptions = {}): Promise<SceneResult> {
+  const steps = opts.steps ?? (name === 'stirred' ? 2000 : 600);
+  const block = opts.block ?? 500;
+  const engine = `rapier2d-compat soft body (${solver === 'fem' ? 'Fem' : 'Constraints, default'} solver${sleeping ? ', sleeping on' : ''})`;
+  const R = (await import('@dimforge/rapier2d-compat')).default;
+  await R.init();
+  const built = build(name);
+  const ex = exportWorld(built.world);
+  const tb = performance.now();
+  const rw = new R.World({ x: 0, y: -9.81 });
+  rw.timestep = 1 / 60;
+  ex.build(R, rw);
+  let triangles = 0;
+  for (const b of ex.bodies) {
+    const m = new R.SoftBodyMaterial();
+    m.youngModulus = b.youngsModulus;
+    m.poissonRatio = b.poissonRatio;
+    const desc = new R.SoftBodyDesc(b.pos)
+      .setCells(b.cells)
+      .setCellModel(R.SoftBodyCellModel.Corotational)
+      .setSolver(solver === 'fem' ? R.SoftBodySolver.Fem : R.SoftBodySolver.Constraints)
+      .setMasses(b.masses)
+      .setParticleRadius(0.02)
+      .setSelfContacts(false)
+      .setCanSleep(sleeping);
+    desc.setMaterial(m as never);
+    rw.createSoftBody(desc);
+    triangles += b.cells.length / 3;
+  }
+  // the stirred scene's paddle: a kinematic ball following the same velocity rule
+  let paddle: any = null;
+  const K = built.world.c.Collider;
+  const pe = name === 'stirred' ? built.world.colliders[0]! : -1;
+  if (pe >= 0) {
+    paddle = rw.createRigidBody(R.RigidBodyDesc.kinematicVelocityBased().setTranslation(K.px[pe]!, K.py[pe]!));
+    rw.createCollider(R.ColliderDesc.ball(K.radius[pe]!).setFriction(0.5), paddle);
+  }
+  const buildMs = performance.now() - tb;
+  const times = new Float64Array(steps);
+  for (let s = 0; s < steps; s++) {
+    if (built.drive && paddle) {
+      built.drive(s); // the rule reads and writes the Elastica collider; mirror its velocity
+      const p = paddle.translation();
+      K.px[pe] = p.x;
+      K.py[pe] = p.y;
+      paddle.setLinvel({ x: K.vx[pe]!, y: K.vy[pe]! }, true);
+    }
+    const t0 = performance.now();
+    rw.step();
+    times[s] = performance.now() - t0;
+  }
+  rw.free();
+  let maxAt = 0;
+  for (let s = 1; s < steps; s++) if (times[s]! > times[maxAt]!) maxAt = s;
+  return {
+    name, engine, mode: 'warm', sleeping, triangles, buildMs: r3(buildMs), maxStepMs: r3(times[maxAt] ?? 0), maxStepAt: maxAt,
+    windows: windowsFor(name, steps, block, times, null),
+  };
+}
