@@ -14,7 +14,13 @@ import type { SymPattern } from './pattern.js';
 import { buildPattern } from './pattern.js';
 import { invertPermutation } from './ordering.js';
 
-/** Pivot tolerance relative to max |A_ii|. */
+/**
+ * Pivot tolerance relative to the pivot's own diagonal entry: pivot k fails when
+ * |d_k| ≤ LDLT_PIVOT_TOL · |A_kk| (cancellation to round-off: numerically singular there).
+ * Relative to its own row, not to max |A_ii|: a well-posed system whose rows differ in scale by
+ * more than 1/LDLT_PIVOT_TOL (contact barrier curvatures of 1e14 beside masses of 10) is not
+ * singular, and was rejected (then solved by the dense LU fallback, seconds per solve).
+ */
 export const LDLT_PIVOT_TOL = 1e-13;
 
 export class SparseLDLT {
@@ -44,7 +50,6 @@ export class SparseLDLT {
   private readonly Rp: Int32Array;
   private readonly Rj: Int32Array;
   private readonly Rslot: Int32Array;
-  private readonly diagSrc: Int32Array;
   private readonly invD: Float64Array;
   private readonly y: Float64Array;
   /**
@@ -88,7 +93,6 @@ export class SparseLDLT {
     const Ci = new Int32Array(nnzA);
     const Csrc = new Int32Array(nnzA);
     const fillC = Cp.slice(0, n);
-    const diagSrc = new Int32Array(n).fill(-1);
     for (let j = 0; j < n; j++) {
       const pj = pinv[j];
       for (let q = colPtr[j]; q < colPtr[j + 1]; q++) {
@@ -98,13 +102,11 @@ export class SparseLDLT {
         const t = fillC[col]++;
         Ci[t] = pi > pj ? pj : pi;
         Csrc[t] = q;
-        if (i === j) diagSrc[j] = q;
       }
     }
     this.Cp = Cp;
     this.Ci = Ci;
     this.Csrc = Csrc;
-    this.diagSrc = diagSrc;
 
     // --- elimination tree (Liu, with path compression)
     const parent = new Int32Array(n);
@@ -263,21 +265,15 @@ export class SparseLDLT {
     const D = this.D;
     const invD = this.invD;
     const y = this.y;
-    const diagSrc = this.diagSrc;
     this.factored = false;
     this.failedAt = -1;
-    let dmax = 0;
-    for (let i = 0; i < n; i++) {
-      const a = Math.abs(values[diagSrc[i]]);
-      if (a > dmax) dmax = a;
-    }
-    const tol = LDLT_PIVOT_TOL * dmax;
     y.fill(0);
     for (let k = 0; k < n; k++) {
       // y = A(0:k, k) of the permuted matrix
       const c1 = Cp[k + 1];
       for (let q = Cp[k]; q < c1; q++) y[Ci[q]] += values[Csrc[q]];
       let dk = y[k];
+      const tol = LDLT_PIVOT_TOL * Math.abs(dk);
       y[k] = 0;
       const r1 = Rp[k + 1];
       for (let t = Rp[k]; t < r1; t++) {
@@ -312,7 +308,7 @@ export class SparseLDLT {
     this.factored = false;
     this.failedAt = -1;
     const failed = factorPairedKernel(
-      this.n, this.Cp, this.Ci, this.Csrc, this.Np, this.Nj, this.Nend, this.Lp, this.Li, this.Lx, this.D, this.invD, this.y2, this.diagSrc, values,
+      this.n, this.Cp, this.Ci, this.Csrc, this.Np, this.Nj, this.Nend, this.Lp, this.Li, this.Lx, this.D, this.invD, this.y2, values,
     );
     if (failed >= 0) {
       this.failedAt = failed;
@@ -470,14 +466,8 @@ function backwardPaired(n: number, Lp: Int32Array, Li: Int32Array, Lx: Float64Ar
 function factorPairedKernel(
   n: number, Cp: Int32Array, Ci: Int32Array, Csrc: Int32Array, Np: Int32Array, Nj: Int32Array, Nend: Int32Array,
   Lp: Int32Array, Li: Int32Array, Lx: Float64Array, D: Float64Array, invD: Float64Array, y: Float64Array,
-  diagSrc: Int32Array, values: Float64Array,
+  values: Float64Array,
 ): number {
-  let dmax = 0;
-  for (let i = 0; i < n; i++) {
-    const v = Math.abs(values[diagSrc[i]]);
-    if (v > dmax) dmax = v;
-  }
-  const tol = LDLT_PIVOT_TOL * dmax;
   y.fill(0);
   for (let a = 0; a < n; a += 2) {
     const b = a + 1;
@@ -485,6 +475,7 @@ function factorPairedKernel(
     for (let q = Cp[b], c1 = Cp[b + 1]; q < c1; q++) y[(Ci[q] << 1) + 1] += values[Csrc[q]];
     let da = y[a << 1];
     let db = y[(b << 1) + 1];
+    const tola = LDLT_PIVOT_TOL * Math.abs(da), tolb = LDLT_PIVOT_TOL * Math.abs(db);
     let yba = y[(a << 1) + 1]; // row b, column a
     y[a << 1] = 0;
     y[(b << 1) + 1] = 0;
@@ -531,7 +522,7 @@ function factorPairedKernel(
       db -= lb0 * ya1 + lb1 * yb1;
     }
     let ad = Math.abs(da);
-    if (!(ad > tol) || ad === Infinity) {
+    if (!(ad > tola) || ad === Infinity) {
       D[a] = da;
       return a;
     }
@@ -542,7 +533,7 @@ function factorPairedKernel(
     Lx[Lp[a]] = lba;
     db -= lba * yba;
     ad = Math.abs(db);
-    if (!(ad > tol) || ad === Infinity) {
+    if (!(ad > tolb) || ad === Infinity) {
       D[b] = db;
       return b;
     }
