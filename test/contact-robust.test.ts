@@ -373,9 +373,16 @@ describe('fail-safe steps (never NaN)', () => {
     w.step();
     const ws = w.workspace();
     w.contacts.enabled = false;
-    ws.solver!.ldlt.factor = (): boolean => false;
-    ws.solve = (): void => { throw new TypeError('bug'); };
+    // a bug inside the linear solve (a TypeError) propagates through the fail-safe …
+    ws.solver!.ldlt.solve = (): void => { throw new TypeError('bug'); };
     expect(() => w.step()).toThrow(TypeError);
+    // … while a numerical failure (the factorization failing even after regularization) fails safe
+    const v = new PhysicsWorld({});
+    makeJellyPile(v, 1, 8);
+    v.step();
+    v.workspace().solver!.ldlt.factor = (): boolean => false;
+    v.step();
+    expect(v.lastStats.failSafe).toBe('solver-error');
   });
 
   it('overlapping jellies and a rope without body contact touched by a jelly: 300 steps, never NaN', () => {

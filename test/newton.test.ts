@@ -48,6 +48,24 @@ function run(w: PhysicsWorld, steps: number): { maxPos: number; maxVel: number; 
 }
 
 describe('game-mode Newton', () => {
+  it('a failed LDLᵀ pivot is retried with a slightly raised diagonal (no dense LU, no fail-safe)', () => {
+    const w = new PhysicsWorld({ dt: 1 / 60 });
+    buildJelly(200, w);
+    w.step();
+    const ldlt = w.workspace().solver!.ldlt;
+    const real = ldlt.factor.bind(ldlt);
+    let calls = 0;
+    ldlt.factor = (v: Float64Array): boolean => {
+      calls++;
+      return calls === 1 ? false : real(v); // the first factorization of the step "breaks down"
+    };
+    w.step();
+    expect(calls).toBeGreaterThanOrEqual(2);
+    expect(w.lastStats.failSafe).toBe('');
+    expect(w.lastStats.linearPath).toBe('ldlt');
+    expect(w.lastStats.converged).toBe(true);
+  });
+
   it('every accepted Newton step lowers the incremental potential', () => {
     const w = new PhysicsWorld({ dt: 1 / 60 });
     buildJelly(200, w);

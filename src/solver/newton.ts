@@ -53,6 +53,20 @@ export const ARMIJO_C = 1e-8;
 /** Line-search halvings before the step is given up (α = 2⁻³⁰). */
 export const MAX_HALVINGS = 30;
 
+/** Relative diagonal shifts tried, in turn, when the LDLᵀ of a game-mode system fails (factorRegularized). */
+const REGULARIZATION = [1e-10, 1e-6, 1e-2];
+
+/** values[diag[i]] *= 1 + eps for every dof; false when a diagonal entry is not finite. */
+function scaleDiagonal(diag: Int32Array, values: Float64Array, eps: number): boolean {
+  let finite = true;
+  for (let i = 0; i < diag.length; i++) {
+    const a = values[diag[i]!]!;
+    if (!Number.isFinite(a)) finite = false;
+    values[diag[i]!] = a + eps * (a < 0 ? -a : a);
+  }
+  return finite;
+}
+
 /** Profile phases (NewtonSolver.lap). */
 const LAP_NONE = 0, LAP_ASSEMBLY = 1, LAP_FACTOR = 2, LAP_SOLVE = 3;
 
@@ -214,14 +228,10 @@ export class NewtonSolver {
     const prof = this.profile;
     if (ws.lu || !ws.solver || this.t.ndof < this.pcgMinDofs) {
       if (ws.solver && !ws.lu) {
-        const ok = ws.solver.ldlt.factor(ws.values);
+        this.factorRegularized(ws);
         if (prof) this.lap(LAP_FACTOR);
-        if (ok) {
-          ws.solver.ldlt.solve(rhs, out);
-          stats.linearPath = 'ldlt';
-        } else {
-          ws.solve(rhs, out);
-        }
+        ws.solver.ldlt.solve(rhs, out);
+        stats.linearPath = 'ldlt';
       } else {
         ws.solve(rhs, out);
       }
@@ -233,18 +243,16 @@ export class NewtonSolver {
     const ldlt = ws.solver.ldlt;
     const cg = this.cg!;
     if (this.precondStale || !this.precondValid) {
-      this.precondValid = ldlt.factor(ws.values);
+      this.precondValid = false;
       this.precondStale = false;
       this.refactors++;
+      this.factorRegularized(ws);
+      this.precondValid = true;
       if (prof) this.lap(LAP_FACTOR);
-      if (this.precondValid) {
-        ldlt.solve(rhs, out);
-        if (prof) this.lap(LAP_SOLVE);
-        stats.linearPath = 'ldlt';
-        this.lastCgIters = 0;
-        return;
-      }
-      ws.solve(rhs, out);
+      ldlt.solve(rhs, out);
+      if (prof) this.lap(LAP_SOLVE);
+      stats.linearPath = 'ldlt';
+      this.lastCgIters = 0;
       return;
     }
     out.fill(0);
@@ -258,6 +266,25 @@ export class NewtonSolver {
       this.precondStale = true;
       this.solve(ws, rhs, out);
     }
+  }
+
+  /**
+   * LDLᵀ of ws.values. The game-mode system M + h²∇²Φ is positive definite by construction (PSD-
+   * projected Hessians, positive masses), so a failed pivot is round-off on a badly scaled system,
+   * not indefiniteness: retry with the diagonal raised by a relative REGULARIZATION[k] (a Levenberg–
+   * Marquardt shift: the direction stays a descent direction, the line search does the rest). No
+   * dense fallback: a dense LU of a game's system takes seconds. Throws (the pipeline's fail-safe
+   * takes the step) when the matrix is not finite or stays singular.
+   */
+  private factorRegularized(ws: Workspace): void {
+    const ldlt = ws.solver!.ldlt;
+    if (ldlt.factor(ws.values)) return;
+    const diag = this.t.diag, values = ws.values;
+    for (let k = 0; k < REGULARIZATION.length; k++) {
+      if (!scaleDiagonal(diag, values, REGULARIZATION[k]!)) break; // not finite: no shift helps
+      if (ldlt.factor(values)) return;
+    }
+    throw new Error(`game-mode Newton: the system matrix is singular or not finite (LDLᵀ pivot ${ldlt.failedAt})`);
   }
 
   /**
