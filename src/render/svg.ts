@@ -65,9 +65,13 @@ function hex(c: Rgb): string {
   return `#${h(c.r)}${h(c.g)}${h(c.b)}`;
 }
 
-/** A number for the SVG text: 2 decimals (1/100 pixel), no "-0". */
+/**
+ * A number for the SVG text: 2 decimals (1/100 pixel), no "-0"; clamped to ±1e5 px (a diverging
+ * scene's huge coordinates would overflow the rasterizer) and NaN drawn at 0.
+ */
 function f(v: number): string {
-  const s = v.toFixed(2);
+  const c = v > 1e5 ? 1e5 : v < -1e5 ? -1e5 : v === v ? v : 0;
+  const s = c.toFixed(2);
   return s === '-0.00' ? '0.00' : s;
 }
 
@@ -162,18 +166,23 @@ export class FrameDrawer {
     return parts.join('');
   }
 
+  /**
+   * Triangles grouped into one path per fill colour (flat: one path): one fill operation per colour
+   * and no hairline seams between neighbours, which separately anti-aliased triangles would show.
+   */
   private trianglesSvg(x: Float64Array): string {
-    const out: string[] = [];
+    const groups = new Map<string, string[]>();
     const flat = hex(DEFAULT_COLORS.triangle);
     for (const t of this.triangles) {
       const ax = x[2 * t.i]!, ay = x[2 * t.i + 1]!, bx = x[2 * t.j]!, by = x[2 * t.j + 1]!, cx = x[2 * t.k]!, cy = x[2 * t.k + 1]!;
       let fill = flat;
-      if (this.opts.strain) {
-        const J = (0.5 * ((bx - ax) * (cy - ay) - (cx - ax) * (by - ay))) / t.rest;
-        fill = strainColor(J);
-      }
-      out.push(`<path d="M${f(this.px(ax))} ${f(this.py(ay))}L${f(this.px(bx))} ${f(this.py(by))}L${f(this.px(cx))} ${f(this.py(cy))}Z" fill="${fill}" stroke="${fill}" stroke-width="0.5"/>`);
+      if (this.opts.strain) fill = strainColor((0.5 * ((bx - ax) * (cy - ay) - (cx - ax) * (by - ay))) / t.rest);
+      let g = groups.get(fill);
+      if (!g) groups.set(fill, (g = []));
+      g.push(`M${f(this.px(ax))} ${f(this.py(ay))}L${f(this.px(bx))} ${f(this.py(by))}L${f(this.px(cx))} ${f(this.py(cy))}Z`);
     }
+    const out: string[] = [];
+    for (const [fill, d] of groups) out.push(`<path d="${d.join('')}" fill="${fill}"/>`);
     return out.join('');
   }
 
@@ -214,9 +223,9 @@ export class FrameDrawer {
   }
 }
 
-/** Area ratio J → colour: 1 grey-blue, compressed (J < 1) towards blue, stretched towards red. */
+/** Area ratio J → colour in 33 levels: 1 grey-blue, compressed (J < 1) towards blue, stretched towards red (±25 % saturates). */
 export function strainColor(J: number): string {
-  const s = Math.max(-1, Math.min(1, (J - 1) * 4));
+  const s = Math.round(16 * Math.max(-1, Math.min(1, (J - 1) * 4))) / 16;
   const base = DEFAULT_COLORS.triangle;
   const target = s > 0 ? { r: 0.85, g: 0.2, b: 0.15 } : { r: 0.15, g: 0.3, b: 0.85 };
   const a = Math.abs(s);
