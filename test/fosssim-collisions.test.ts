@@ -6,6 +6,13 @@
  * list must hold exactly the oracle's collisions in the oracle's order (type, particle, other
  * object), each detection vector within 1e-9, time 0. The initial record carries an empty list;
  * penalty scenes carry none.
+ *
+ * Scenes: FOSSSim's HalfplaneTests/test01 (bundled) and Elastica-authored scenes in test/scenes/
+ * (simple-*: particle–particle, particle–edge, half-planes, fixed particles, COR, pair order;
+ * penalty-*: every pair kind under explicit, symplectic, linearized and full implicit Euler).
+ * FOSSSim's own t2m1/t2m2 collision test scenes (CollisionTests, CORTests, …) are not in the
+ * searchable copy of the course repository this was built with, so they are not bundled; any put
+ * in ../shared/scenes/fosssim are graded here too.
  */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
