@@ -209,5 +209,8 @@ describe('FOSSSim frame options and movies', () => {
     const b = run(['run', SPRING, '--steps', '3', '--out', 'o.bin'], dir);
     expect(b.stdout).toMatch(/; wrote o\.bin \(256 B\)\n$/);
     expect(run(['run', SPRING, '--steps', '3', '--quiet'], dir).stdout).toBe('');
+    const png = run(['run', SPRING, '--png', 'frames'], dir);
+    expect(png.code).toBe(2);
+    expect(png.stderr).toMatch(/Unknown option '--png'.*\nfor pictures use: elastica render <scene\.xml> --frames <dir>/);
   });
 });

@@ -117,7 +117,7 @@ export async function runScene(opts: RunOptions): Promise<RunResult> {
   // FOSSSim's state file for <collision type="simple"> carries each step's collision list.
   const recorder = desc.collision?.type === 'simple' ? new CollisionRecorder() : null;
   if (recorder) world.contacts.simple.recorder = recorder;
-  const progress = createProgress(steps, opts.quiet === true);
+  const progress = createProgress(steps, opts.quiet === true, frames ? 50 : 500);
   try {
     const x = world.readPositions();
     const v = world.readVelocities();
@@ -185,7 +185,12 @@ function parse(argv: string[], options: ParseOptions): ReturnType<typeof parseAr
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new InputError(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
+    const msg = e instanceof Error ? e.message : String(e);
+    // pictures are `render`'s (or FOSSSim's -g 1 / -m): say so where a user looks for them
+    const hint = /'--(png|frames|gif|mp4|movie|fps|size)'/.test(msg) && !('frames' in options) && !('generate' in options)
+      ? '\nfor pictures use: elastica render <scene.xml> --frames <dir> | --gif <out.gif> | --mp4 <out.mp4>  (or FOSSSim\'s -s <scene.xml> -d 0 -g 1)'
+      : '';
+    throw new InputError(`${msg}${hint}\n${USAGE}`);
   }
 }
 
