@@ -18,6 +18,7 @@ import { GAME_NEWTON_DEFAULTS, type NewtonSettings, type NewtonSolver } from './
 import type { AnchorSet, ForceModel } from './systems/forces';
 import { Pipeline, type StageName, type SystemFn, type SystemPlacement } from './systems/pipeline';
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT, type ContactSystem } from './collision/contact';
+import type { PenaltyTerm } from './collision/penalty';
 import { engineWarmedUp, runWarmUp } from './warmup';
 
 export interface WorldOptions {
@@ -161,6 +162,17 @@ export class PhysicsWorld {
   /** Contact settings and this step's contact events (begin / end / active). Off until `contacts.enabled = true`. */
   get contacts(): ContactSystem {
     return this.pipeline.contact;
+  }
+  /**
+   * FOSSSim's penalty force (`<collision type="penalty">`, src/collision/penalty.ts): bound to every
+   * (re)built topology before its workspace. null: none.
+   */
+  get penalty(): PenaltyTerm | null {
+    return this.pipeline.penalty;
+  }
+  set penalty(p: PenaltyTerm | null) {
+    this.pipeline.penalty = p;
+    this.ctx.topologyDirty = true;
   }
   /** Pointer anchors (zero-rest-length springs to moving targets), part of the implicit solve; see `setAnchor`. */
   get anchors(): AnchorSet {

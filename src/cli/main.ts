@@ -2,33 +2,53 @@
  * The headless `elastica` command.
  *
  *   elastica run <scene.xml> [--out <file.bin>] [--steps N] [--quiet]
- *   elastica -s <scene.xml> -d 0 -o <file.bin>        (FOSSSim's form)
+ *   elastica render <scene.xml> [--frames <dir>] [--gif <file>] [--mp4 <file>] [--fps N] [--size WxH] [--format png|svg]
+ *   elastica -s <scene.xml> -d 0 [-o <file.bin>] [-g 1] [-m <dir>]      (FOSSSim's form)
  *
  * Exit codes: 0 done, 2 bad input, 1 internal error. Bad input prints one
- * message, never a stack trace.
+ * message, never a stack trace. docs/cli.md.
  */
 import { parseArgs } from 'node:util';
 import { InputError } from '../errors';
 import { loadSceneFile } from '../scene/xml';
 import { buildScene } from '../scene/build';
+import { CollisionRecorder } from '../collision/simple';
+import type { FrameOutput, FrameTargets } from '../render/output';
 import { StateWriter } from './output';
 import { createProgress } from './progress';
 
 const USAGE = `Usage:
   elastica run <scene.xml> [--out <file.bin>] [--steps N] [--quiet]
-  elastica -s <scene.xml> -d 0 [-o <file.bin>]     FOSSSim's command form
+  elastica render <scene.xml> [--frames <dir>] [--format png|svg] [--gif <out.gif>] [--mp4 <out.mp4>]
+                  [--fps N] [--size WxH] [--strain] [--steps N] [--out <file.bin>] [--quiet]
+  elastica -s <scene.xml> -d 0 [-o <file.bin>] [-g 0|1] [-m <dir>] [--fps N] [--size WxH]   FOSSSim's command form
   elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile,page,pile20,stirred] [--steps N] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate]
   elastica --help | --version
 
 run: simulates a FOSSSim XML scene for ceil(duration/dt) steps (or --steps N)
 and writes FOSSSim's state format: raw little-endian float64, one record for the
-initial state and one per step, each all positions then all velocities.`;
+initial state and one per step, each all positions then all velocities (with
+<collision type="simple">, each record followed by that step's collision list).
+render: the same run drawn as frames (default 24 per second of simulated time,
+800x600) into a folder, an animated GIF and/or an mp4 (needs ffmpeg).
+-g 1 writes pngs/frame%05d.png (the folder pngs/ must exist, as in FOSSSim) and
+-m <dir> writes <dir>/frame%05d.svg, one frame per step (or per --fps sample).`;
 
 export interface RunOptions {
   scene: string;
   out?: string;
   steps?: number;
   quiet?: boolean;
+  /** Frame and movie output (src/render); absent: none. */
+  frames?: Omit<FrameTargets, 'size'> & { size?: FrameTargets['size'] };
+}
+
+export interface RunResult {
+  steps: number;
+  simulatedTime: number;
+  wallSeconds: number;
+  files: { path: string; bytes: number }[];
+  frames: number;
 }
 
 function parseSteps(text: string | undefined): number | undefined {
@@ -40,18 +60,70 @@ function parseSteps(text: string | undefined): number | undefined {
   return n;
 }
 
-/** Run a scene; returns the number of steps taken. */
-export function runScene(opts: RunOptions): number {
+function parseFps(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\s*\d+(\.\d*)?\s*$/.test(text) || !(n > 0) || n > 1000) throw new InputError(`--fps: expected a number of frames per second in (0, 1000], got "${text}"`);
+  return n;
+}
+
+function parseSize(text: string | undefined): { width: number; height: number } {
+  if (text === undefined) return { width: 800, height: 600 };
+  const m = /^(\d+)x(\d+)$/.exec(text.trim());
+  const w = m ? Number(m[1]) : NaN, h = m ? Number(m[2]) : NaN;
+  if (!(w >= 16 && w <= 8192 && h >= 16 && h <= 8192)) throw new InputError(`--size: expected WIDTHxHEIGHT in pixels, each 16 to 8192 (e.g. 800x600), got "${text}"`);
+  return { width: w, height: h };
+}
+
+function parseFormat(text: string | undefined, dflt: 'png' | 'svg'): 'png' | 'svg' {
+  if (text === undefined) return dflt;
+  if (text !== 'png' && text !== 'svg') throw new InputError(`--format: expected png or svg, got "${text}"`);
+  return text;
+}
+
+function humanBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/** The one-line summary `run` prints unless --quiet. */
+export function summaryLine(r: RunResult): string {
+  const what = `${r.steps} steps, ${Number(r.simulatedTime.toPrecision(12))} s simulated in ${r.wallSeconds.toFixed(2)} s wall time`;
+  const frames = r.frames > 0 ? `, ${r.frames} frames` : '';
+  const files = r.files.length === 0 ? 'nothing written (no --out given)' : `wrote ${r.files.map((f) => `${f.path} (${humanBytes(f.bytes)})`).join(', ')}`;
+  return `elastica: ${what}${frames}; ${files}`;
+}
+
+/** Run a scene: simulate, write the state file and the frames; returns what was done. */
+export async function runScene(opts: RunOptions): Promise<RunResult> {
+  const t0 = performance.now();
   const desc = loadSceneFile(opts.scene);
   for (const w of desc.warnings) process.stderr.write(`warning: ${w}\n`);
   const { world, steps: sceneSteps } = buildScene(desc);
   const steps = opts.steps ?? sceneSteps;
-  const writer = opts.out ? new StateWriter(opts.out, world.particleCount()) : null;
-  const progress = createProgress(steps, opts.quiet === true);
+  let frames: FrameOutput | null = null;
+  if (opts.frames) {
+    const { FrameOutput: Output } = await import('../render/output');
+    frames = await Output.open(desc, { ...opts.frames, size: opts.frames.size ?? { width: 800, height: 600 } });
+  }
+  let writer: StateWriter | null = null;
+  try {
+    writer = opts.out ? new StateWriter(opts.out, world.particleCount()) : null;
+  } catch (e) {
+    frames?.abort();
+    throw e;
+  }
+  // FOSSSim's state file for <collision type="simple"> carries each step's collision list.
+  const recorder = desc.collision?.type === 'simple' ? new CollisionRecorder() : null;
+  if (recorder) world.contacts.simple.recorder = recorder;
+  const progress = createProgress(steps, opts.quiet === true, frames ? 50 : 500);
   try {
     const x = world.readPositions();
     const v = world.readVelocities();
     writer?.write(x, v);
+    if (recorder) writer?.writeCollisions(null);
+    if (frames) await frames.step(0, x);
     for (let s = 1; s <= steps; s++) {
       world.step();
       world.readPositions(x);
@@ -65,16 +137,25 @@ export function runScene(opts: RunOptions): number {
         }
       }
       writer?.write(x, v);
+      if (recorder) writer?.writeCollisions(recorder);
+      if (frames) await frames.step(s, x);
       progress.tick(s);
     }
     progress.stop();
+    await frames?.finish();
     writer?.commit();
   } catch (e) {
     progress.stop();
     writer?.abort();
+    frames?.abort();
     throw e;
   }
-  return steps;
+  const files = [...(writer ? [{ path: writer.path, bytes: writer.size() }] : []), ...(frames ? frames.files() : [])];
+  const result: RunResult = {
+    steps, simulatedTime: steps * desc.integrator.dt, wallSeconds: (performance.now() - t0) / 1000, files, frames: frames?.frames ?? 0,
+  };
+  if (!opts.quiet) process.stdout.write(`${summaryLine(result)}\n`);
+  return result;
 }
 
 /** The simulation itself failed (diverged); exit code 1. */
@@ -104,7 +185,12 @@ function parse(argv: string[], options: ParseOptions): ReturnType<typeof parseAr
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new InputError(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
+    const msg = e instanceof Error ? e.message : String(e);
+    // pictures are `render`'s (or FOSSSim's -g 1 / -m): say so where a user looks for them
+    const hint = /'--(png|frames|gif|mp4|movie|fps|size)'/.test(msg) && !('frames' in options) && !('generate' in options)
+      ? '\nfor pictures use: elastica render <scene.xml> --frames <dir> | --gif <out.gif> | --mp4 <out.mp4>  (or FOSSSim\'s -s <scene.xml> -d 0 -g 1)'
+      : '';
+    throw new InputError(`${msg}${hint}\n${USAGE}`);
   }
 }
 
@@ -125,11 +211,43 @@ async function dispatch(argv: string[]): Promise<number> {
       quiet: { type: 'boolean', short: 'q' },
     });
     if (positionals.length !== 1) throw new InputError(`run: expected exactly one scene file, got ${positionals.length}\n${USAGE}`);
-    runScene({
+    await runScene({
       scene: positionals[0]!,
       out: values.out as string | undefined,
       steps: parseSteps(values.steps as string | undefined),
       quiet: values.quiet as boolean | undefined,
+    });
+    return 0;
+  }
+  if (command === 'render') {
+    const { values, positionals } = parse(rest, {
+      frames: { type: 'string' },
+      format: { type: 'string' },
+      gif: { type: 'string' },
+      mp4: { type: 'string' },
+      fps: { type: 'string' },
+      size: { type: 'string' },
+      strain: { type: 'boolean' },
+      out: { type: 'string', short: 'o' },
+      steps: { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+    });
+    if (positionals.length !== 1) throw new InputError(`render: expected exactly one scene file, got ${positionals.length}\n${USAGE}`);
+    const str = (k: string) => values[k] as string | undefined;
+    if (str('frames') === undefined && str('gif') === undefined && str('mp4') === undefined) {
+      throw new InputError(`render: nothing to write; give --frames <dir>, --gif <out.gif> and/or --mp4 <out.mp4>\n${USAGE}`);
+    }
+    if (str('mp4') !== undefined && !str('mp4')!.endsWith('.mp4')) throw new InputError(`--mp4: expected a file name ending in .mp4, got "${str('mp4')}"`);
+    if (str('gif') !== undefined && !str('gif')!.endsWith('.gif')) throw new InputError(`--gif: expected a file name ending in .gif, got "${str('gif')}"`);
+    await runScene({
+      scene: positionals[0]!,
+      out: str('out'),
+      steps: parseSteps(str('steps')),
+      quiet: values.quiet as boolean | undefined,
+      frames: {
+        dir: str('frames'), createDir: true, format: parseFormat(str('format'), 'png'), gif: str('gif'), mp4: str('mp4'),
+        fps: parseFps(str('fps')) ?? 24, firstIndex: 0, includeInitial: true, size: parseSize(str('size')), strain: values.strain === true,
+      },
     });
     return 0;
   }
@@ -157,11 +275,17 @@ async function dispatch(argv: string[]): Promise<number> {
     return 0;
   }
   if (command!.startsWith('-')) {
-    // FOSSSim's form: -s scene -d display -o output
+    // FOSSSim's form: -s scene -d display -o output -g png-dump -m movie-dir
     const { values, positionals } = parse(argv, {
       scene: { type: 'string', short: 's' },
       display: { type: 'string', short: 'd' },
       output: { type: 'string', short: 'o' },
+      generate: { type: 'string', short: 'g' },
+      movie: { type: 'string', short: 'm' },
+      fps: { type: 'string' },
+      size: { type: 'string' },
+      format: { type: 'string' },
+      strain: { type: 'boolean' },
       steps: { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
     });
@@ -174,11 +298,25 @@ async function dispatch(argv: string[]): Promise<number> {
     if (display === '1') {
       throw new InputError('-d 1: this command is headless; use -d 0 here, and the gallery (npm start) to watch a scene');
     }
-    runScene({
+    const g = values.generate as string | undefined;
+    if (g !== undefined && g !== '0' && g !== '1') throw new InputError(`-g: expected 0 (no PNG frames) or 1 (write pngs/frame%05d.png), got "${g}"`);
+    const movie = values.movie as string | undefined;
+    if (g === '1' && movie !== undefined) throw new InputError('-g 1 and -m <dir>: give one of them (both write one frame per step)');
+    const common = {
+      fps: parseFps(values.fps as string | undefined), firstIndex: 1, includeInitial: false,
+      size: parseSize(values.size as string | undefined), strain: values.strain === true,
+    };
+    const frames = g === '1'
+      ? { ...common, dir: 'pngs', createDir: false, dirLabel: "-g 1: folder 'pngs'", format: parseFormat(values.format as string | undefined, 'png') }
+      : movie !== undefined
+        ? { ...common, dir: movie, createDir: true, dirLabel: `-m: folder '${movie}'`, format: parseFormat(values.format as string | undefined, 'svg') }
+        : undefined;
+    await runScene({
       scene: values.scene as string,
       out: values.output as string | undefined,
       steps: parseSteps(values.steps as string | undefined),
       quiet: values.quiet as boolean | undefined,
+      frames,
     });
     return 0;
   }

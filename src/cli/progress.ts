@@ -8,8 +8,9 @@ export interface Progress {
 
 const NONE: Progress = { tick() {}, stop() {} };
 
-export function createProgress(total: number, quiet: boolean): Progress {
-  if (quiet || !process.stderr.isTTY || total < 500) return NONE;
+/** A bar for runs of at least `minTotal` steps (rendering runs are slower per step: a lower bar). */
+export function createProgress(total: number, quiet: boolean, minTotal = 500): Progress {
+  if (quiet || !process.stderr.isTTY || total < minTotal) return NONE;
   const bar = new cliProgress.SingleBar(
     { stream: process.stderr, format: 'steps {bar} {percentage}% | {value}/{total} | eta {eta}s', hideCursor: true },
     cliProgress.Presets.shades_classic,

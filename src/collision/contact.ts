@@ -210,5 +210,6 @@ export class ContactSystem extends ContactEvents {
    * Each response changes velocities the later pairs see, so the order changes the result.
    */
   simpleOrder: 'allpairs' | 'contest' = 'allpairs';
-  private readonly simple = new SimpleCollisionHandler();
+  /** FOSSSim's simple mode (its `recorder` collects FOSSSim's collision list for the CLI). */
+  readonly simple = new SimpleCollisionHandler();
 }

@@ -7,6 +7,52 @@
 import type { StepContext } from '../solver/context';
 import { growI } from './detection';
 
+/** Record types of FOSSSim's collision list (the state file, docs/scene-format.md). */
+export const RECORD_PARTICLE_PARTICLE = 0;
+export const RECORD_PARTICLE_EDGE = 1;
+export const RECORD_PARTICLE_HALFPLANE = 2;
+
+/**
+ * FOSSSim's collision list of one step: per detected collision (before its response) the type,
+ * the particle, the other object (particle, edge or half-plane index), the raw detection vector n
+ * and the time (0 for simple). Preallocated; grows by doubling (rare: the first steps with many hits).
+ */
+export class CollisionRecorder {
+  count = 0;
+  type = new Int32Array(16);
+  first = new Int32Array(16);
+  second = new Int32Array(16);
+  /** n: nx0, ny0, nx1, ny1, … */
+  n = new Float64Array(32);
+
+  clear(): void {
+    this.count = 0;
+  }
+
+  push(type: number, first: number, second: number, nx: number, ny: number): void {
+    if (this.count === this.type.length) this.grow();
+    const k = this.count++;
+    this.type[k] = type;
+    this.first[k] = first;
+    this.second[k] = second;
+    this.n[2 * k] = nx;
+    this.n[2 * k + 1] = ny;
+  }
+
+  private grow(): void {
+    const cap = 2 * this.type.length;
+    const t = new Int32Array(cap), f = new Int32Array(cap), s = new Int32Array(cap), n = new Float64Array(2 * cap);
+    t.set(this.type);
+    f.set(this.first);
+    s.set(this.second);
+    n.set(this.n);
+    this.type = t;
+    this.first = f;
+    this.second = s;
+    this.n = n;
+  }
+}
+
 export class SimpleCollisionHandler {
   /** Particle radii (dense order) and count: the contact system's, set before each solve. */
   radius: Float64Array = new Float64Array(0);
@@ -15,6 +61,8 @@ export class SimpleCollisionHandler {
   cor = 0;
   /** Pair order (see ContactSystem.simpleOrder). */
   simpleOrder: 'allpairs' | 'contest' = 'allpairs';
+  /** When set, every detected collision is appended here (cleared at the start of each solve). */
+  recorder: CollisionRecorder | null = null;
   private simpleEA: Int32Array = new Int32Array(0);
   private simpleEB: Int32Array = new Int32Array(0);
 
@@ -37,6 +85,7 @@ export class SimpleCollisionHandler {
       this.simpleEB[q] = this.denseOf(t.particleEids, E.b[edges[q]!]!);
     }
     const nH = ctx.lists.halfplanes.length;
+    this.recorder?.clear();
     if (this.simpleOrder === 'contest') {
       for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) this.simplePP(ctx, i, j);
       for (let i = 0; i < n; i++) for (let q = 0; q < nE; q++) this.simplePE(ctx, i, q);
@@ -64,6 +113,7 @@ export class SimpleCollisionHandler {
     const d = Math.sqrt(nx * nx + ny * ny);
     if (!(d < this.radius[i]! + this.radius[j]!)) return;
     if (!((v[2 * i]! - v[2 * j]!) * nx + (v[2 * i + 1]! - v[2 * j + 1]!) * ny > 0)) return;
+    this.recorder?.push(RECORD_PARTICLE_PARTICLE, i, j, nx, ny);
     nx /= d;
     ny /= d;
     const num = (1 + this.cor) * ((v[2 * j]! - v[2 * i]!) * nx + (v[2 * j + 1]! - v[2 * i + 1]!) * ny);
@@ -96,6 +146,7 @@ export class SimpleCollisionHandler {
     if (!(d < this.radius[i]! + ctx.c.Edge.radius[ctx.lists.edges[q]!]!)) return;
     const vex = v[2 * a]! + al * (v[2 * b]! - v[2 * a]!), vey = v[2 * a + 1]! + al * (v[2 * b + 1]! - v[2 * a + 1]!);
     if (!((v[2 * i]! - vex) * nx + (v[2 * i + 1]! - vey) * ny > 0)) return;
+    this.recorder?.push(RECORD_PARTICLE_EDGE, i, q, nx, ny);
     nx /= d;
     ny /= d;
     const num = (1 + this.cor) * ((vex - v[2 * i]!) * nx + (vey - v[2 * i + 1]!) * ny);
@@ -127,6 +178,7 @@ export class SimpleCollisionHandler {
     if (!(Math.abs(s) < this.radius[i]!)) return;
     const vn = v[2 * i]! * nx + v[2 * i + 1]! * ny;
     if (!(vn * s > 0)) return;
+    this.recorder?.push(RECORD_PARTICLE_HALFPLANE, i, h, s * nx, s * ny);
     v[2 * i] = v[2 * i]! - (1 + this.cor) * vn * nx;
     v[2 * i + 1] = v[2 * i + 1]! - (1 + this.cor) * vn * ny;
   }

@@ -5,6 +5,7 @@
 import { PhysicsWorld } from '../world';
 import type { SceneDescription } from './types';
 import { InputError } from '../errors';
+import { PenaltyTerm } from '../collision/penalty';
 
 export interface BuiltScene {
   world: PhysicsWorld;
@@ -88,6 +89,10 @@ export function buildScene(desc: SceneDescription): BuiltScene {
 function buildContact(world: PhysicsWorld, desc: SceneDescription): void {
   const c = desc.collision;
   if (c === undefined || c.type === 'none') return;
+  if (c.type === 'penalty') {
+    world.penalty = penaltyTerm(desc, c.k, c.thickness);
+    return;
+  }
   const contacts = world.contacts;
   contacts.enabled = true;
   contacts.cor = c.cor;
@@ -104,4 +109,19 @@ function buildContact(world: PhysicsWorld, desc: SceneDescription): void {
     else if (k.type === 'segment') world.addSegmentCollider(k.x1, k.y1, k.x2, k.y2, opts);
     else world.addPolygonCollider(k.points, opts);
   }
+}
+
+/** FOSSSim's penalty force over the scene's particles, edges and half-planes (indices = file order). */
+function penaltyTerm(desc: SceneDescription, k: number, thickness: number): PenaltyTerm {
+  const hp = new Float64Array(4 * desc.halfplanes.length);
+  desc.halfplanes.forEach((h, i) => {
+    const len = Math.sqrt(h.nx * h.nx + h.ny * h.ny);
+    hp.set([h.px, h.py, h.nx / len, h.ny / len], 4 * i);
+  });
+  return new PenaltyTerm({
+    radius: Float64Array.from(desc.particles, (p) => p.radius),
+    edges: Int32Array.from(desc.edges.flatMap((e) => [e.i, e.j])),
+    edgeRadius: Float64Array.from(desc.edges, (e) => e.radius),
+    halfplanes: hp,
+  }, k, thickness);
 }

@@ -76,12 +76,14 @@ export interface Rgb {
 
 /**
  * `<collision type>`: 'none'; 'simple' (FOSSSim's SimpleCollisionHandler after every step,
- * COR default 1 as FOSSSim); 'game' (Elastica extension: the engine's contact with colliders,
+ * COR default 1 as FOSSSim); 'penalty' (FOSSSim's penalty force); 'game' (Elastica extension: the engine's contact with colliders,
  * friction and penetration correction; defaults COR 0, friction 0.5).
  */
 export type CollisionDesc =
   | { type: 'none' }
   | { type: 'simple'; cor: number }
+  /** FOSSSim's PenaltyForce, appended after all other forces (src/collision/penalty.ts); defaults k 100, thickness 0.01. */
+  | { type: 'penalty'; k: number; thickness: number }
   | { type: 'game'; cor: number; friction: number };
 
 /** Per-collider contact material; absent: the `<collision type="game">` values. */

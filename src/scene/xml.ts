@@ -74,7 +74,7 @@ const KNOWN = new Set([
 ]);
 
 /** FOSSSim's `<collision type>` values Elastica does not simulate (yet). */
-const UNSUPPORTED_COLLISION = ['penalty', 'continuous-time', 'hybrid'];
+const UNSUPPORTED_COLLISION = ['continuous-time', 'hybrid'];
 /** FOSSSim's `<collisiondetection type>` values. */
 const DETECTORS = ['allpairs', 'contest'];
 
@@ -413,13 +413,18 @@ function parseCollision(r: TagReader): CollisionDesc {
     case 'simple':
       gameOnly('friction');
       return { type: 'simple', cor: r.num('COR', COR_RANGE, 1) }; // FOSSSim's default COR is 1
+    case 'penalty':
+      // FOSSSim's PenaltyForce: k 100, thickness 0.01 by default; COR is read (as FOSSSim) and unused
+      gameOnly('friction');
+      r.num('COR', COR_RANGE, 1);
+      return { type: 'penalty', k: r.num('k', NON_NEGATIVE, 100), thickness: r.num('thickness', NON_NEGATIVE, 0.01) };
     case 'game':
       return { type: 'game', cor: r.num('COR', COR_RANGE, 0), friction: r.num('friction', NON_NEGATIVE, 0.5) };
     default:
       if (UNSUPPORTED_COLLISION.includes(type)) {
-        r.fail(`attribute 'type': FOSSSim collision type "${type}" is not supported yet; expected none, simple or game`);
+        r.fail(`attribute 'type': FOSSSim collision type "${type}" is not supported yet; expected none, simple, penalty or game`);
       }
-      r.failAttr('type', 'none, simple or game', raw);
+      r.failAttr('type', 'none, simple, penalty or game', raw);
   }
 }
 

@@ -33,6 +33,8 @@ export class ForceModel implements SystemModel {
   anchors: AnchorSet | null = null;
   /** Contact potential for this step (src/collision/implicit.ts; set by the contact system, null: none). */
   contact: ContactTerm | null = null;
+  /** FOSSSim's penalty force (src/collision/penalty.ts), evaluated after every other force; null: none. */
+  penalty: PenaltyForceTerm | null = null;
 
   constructor(t: Topology) {
     this.t = t;
@@ -95,6 +97,10 @@ export class ForceModel implements SystemModel {
       this.contact.energyTo(x, out);
       E += out[0]!;
     }
+    if (this.penalty) {
+      this.penalty.energyTo(x, out);
+      E += out[0]!;
+    }
     out[0] = E;
   }
 
@@ -152,6 +158,7 @@ export class ForceModel implements SystemModel {
     }
     if (this.anchors) this.anchors.gradient(x, gU);
     if (this.contact) this.contact.gradient(x, gU);
+    if (this.penalty) this.penalty.gradient(x, gU);
   }
 
   /**
@@ -208,6 +215,7 @@ export class ForceModel implements SystemModel {
     }
     if (this.anchors) this.anchors.hessian(t.diag, scale, values);
     if (this.contact) this.contact.hessian(x, scale, values);
+    if (this.penalty) this.penalty.hessianPSD(x, scale, values);
   }
 
   /** values += cx·Hx + cv·Hv on the topology's pattern (lower triangle). */
@@ -254,6 +262,7 @@ export class ForceModel implements SystemModel {
       }
       if (this.anchors) this.anchors.hessian(t.diag, cx, values);
       if (this.contact) this.contact.hessian(x, cx, values);
+      if (this.penalty) this.penalty.hessian(x, cx, values);
     }
     if (cv !== 0) {
       const d = t.dampedSprings;
@@ -432,4 +441,12 @@ export class AnchorSet {
       values[diag[i + 1]!] = values[diag[i + 1]!]! + a;
     }
   }
+}
+
+/** A force term with its own pair search and assembly (FOSSSim's penalty force): exact and PSD Hessians. */
+export interface PenaltyForceTerm {
+  energyTo(x: Float64Array, out: Float64Array): void;
+  gradient(x: Float64Array, gU: Float64Array): void;
+  hessian(x: Float64Array, scale: number, values: Float64Array): void;
+  hessianPSD(x: Float64Array, scale: number, values: Float64Array): void;
 }

@@ -27,6 +27,7 @@
 import { InputError } from '../errors';
 import type { Components } from '../components';
 import { ContactSystem } from '../collision/contact';
+import type { PenaltyTerm } from '../collision/penalty';
 import { newtonSolverOf, type EntityLists, type IntegratorType, type StepContext } from '../solver/context';
 import { explicitEuler, implicitEulerFosssim, symplecticEuler, FOSSSIM_NEWTON_MAX_ITERS } from '../solver/integrators';
 import type { NewtonSettings } from '../solver/newton';
@@ -70,6 +71,8 @@ export class Pipeline {
   readonly anchors = new AnchorSet(64);
   /** The concrete force model of ctx.model (anchors attached). */
   forceModel: ForceModel;
+  /** FOSSSim's penalty force (`<collision type="penalty">`), bound to every rebuilt topology before its workspace; null: none. */
+  penalty: PenaltyTerm | null = null;
   /** Time each stage into ctx.stats.stageMs / stepMs. */
   profile = false;
 
@@ -282,6 +285,7 @@ function rebuildTopology(p: Pipeline): void {
   const t = buildTopology(ctx.c, ctx.lists, { massMatrix: ctx.massMatrix });
   const model = new ForceModel(t);
   model.anchors = p.anchors;
+  if (p.penalty) model.penalty = p.penalty.attach(t); // before the workspace: it may grow the pattern
   p.anchors.remap(t.particleEids);
   p.forceModel = model;
   ctx.topology = t;

@@ -47,6 +47,7 @@ type Hooks = {
   pause(): void;
   resume(): void;
   grabbing(): boolean;
+  stats(): { particles: number };
 };
 
 const MIME: Record<string, string> = {
@@ -113,6 +114,40 @@ export interface RunOptions {
   /** Per-page time limit for the page to report ready / reach a sim time, ms (generous: CI may be a loaded 2-core box). */
   timeoutMs?: number;
   log?: (line: string) => void;
+}
+
+/**
+ * The viewer's own-scene controls (issue 14): a bad XML file shows the loader's message in the page,
+ * a good one replaces the scene (its name drawn, the error hidden), Reset restarts it from t = 0.
+ */
+async function viewerFileChecks(page: import('playwright-core').Page, timeoutMs: number): Promise<string[]> {
+  const errors: string[] = [];
+  const input = await page.$('input[type=file]');
+  if (!input) return ['viewer: no file input'];
+  const bad = '<scene><duration time="1"/><integrator type="symplectic-euler" dt="0.01"/>\n<particle m="1" px="0" py="0" vx="0" fixed="0"/></scene>';
+  await input.setInputFiles({ name: 'mine.xml', mimeType: 'text/xml', buffer: Buffer.from(bad) });
+  try {
+    await page.waitForFunction(() => !(document.getElementById('error') as HTMLElement).hidden, undefined, { timeout: timeoutMs });
+    const msg = await page.evaluate(() => document.getElementById('error')!.textContent ?? '');
+    if (!/mine\.xml: <particle> #0: missing required attribute 'vy'/.test(msg)) errors.push(`viewer: unexpected error message: ${msg}`);
+  } catch {
+    errors.push('viewer: a bad file showed no error message');
+  }
+  const good = '<scene><duration time="5"/><integrator type="symplectic-euler" dt="0.01"/>' +
+    '<particle m="1" px="0" py="0" vx="0" vy="0" fixed="1"/><particle m="1" px="1" py="0" vx="0" vy="0" fixed="0"/>' +
+    '<edge i="0" j="1"/><springforce edge="0" k="20" l0="1"/><simplegravity fx="0" fy="-9.8"/></scene>';
+  await input.setInputFiles({ name: 'pendulum.xml', mimeType: 'text/xml', buffer: Buffer.from(good) });
+  try {
+    await page.waitForFunction(() => (document.getElementById('error') as HTMLElement).hidden, undefined, { timeout: timeoutMs });
+    await page.waitForFunction(() => (window as unknown as { __elastica: Hooks }).__elastica.stats().particles === 2, undefined, { timeout: timeoutMs });
+    await page.waitForFunction(() => (window as unknown as { __elastica: Hooks }).__elastica.simTime() > 0.3, undefined, { timeout: timeoutMs });
+    await page.click('button:has-text("Reset")');
+    await page.waitForFunction(() => (window as unknown as { __elastica: Hooks }).__elastica.simTime() < 0.2, undefined, { timeout: timeoutMs });
+    if ((await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.stats().particles)) !== 2) errors.push('viewer: Reset did not keep the opened scene');
+  } catch (e) {
+    errors.push(`viewer: opening a good file or Reset failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+  }
+  return errors;
 }
 
 export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResult[]> {
@@ -220,6 +255,7 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
           if (!(dragMoved > 30)) errors.push(`pointer drag did not move the body: ${dragMoved.toFixed(1)} px`);
         }
       }
+      if (t.name === 'viewer' && hasHooks) errors.push(...(await viewerFileChecks(page, timeoutMs)));
       const shot = canvas ? await canvas.screenshot() : await page.screenshot();
       const screenshot = join(outDir, `gallery-${t.name}.png`);
       const { writeFile } = await import('node:fs/promises');

@@ -133,7 +133,109 @@ export function gradU(s: OracleScene, x: Float64Array, v: Float64Array): Float64
       }
     }
   }
+  if (s.desc.collision?.type === 'penalty') {
+    const pg = penaltyGradient(s, x);
+    for (let a = 0; a < g.length; a++) g[a] += pg[a]!;
+  }
   return g;
+}
+
+/**
+ * FOSSSim's PenaltyForce gradient, written from the formula (issue 14): for each particle i,
+ * particles j > i, edges not containing i, half-planes; a pair with |n| < R + thickness adds
+ * ½ k (|n| − R − thickness)², n from the particle towards the other object.
+ */
+export function penaltyGradient(s: OracleScene, x: Float64Array): Float64Array {
+  const c = s.desc.collision as { type: 'penalty'; k: number; thickness: number };
+  const P = s.desc.particles, E = s.desc.edges, H = s.desc.halfplanes;
+  const g = new Float64Array(2 * s.n);
+  const X = (i: number): [number, number] => [x[2 * i]!, x[2 * i + 1]!];
+  // dE/dx_particle = −k(|n| − L) n/|n|; the other object gets the opposite, shared by weights.
+  const pair = (n: [number, number], L: number, targets: [number, number][]) => {
+    const d = Math.hypot(n[0], n[1]);
+    if (!(d < L) || d === 0) return;
+    const f = (c.k * (d - L)) / d;
+    for (const [idx, w] of targets) {
+      g[2 * idx] += w * f * n[0];
+      g[2 * idx + 1] += w * f * n[1];
+    }
+  };
+  for (let i = 0; i < P.length; i++) {
+    const x1 = X(i);
+    for (let j = i + 1; j < P.length; j++) {
+      const x2 = X(j);
+      pair([x2[0] - x1[0], x2[1] - x1[1]], P[i]!.radius + P[j]!.radius + c.thickness, [[i, -1], [j, 1]]);
+    }
+    for (let e = 0; e < E.length; e++) {
+      const { i: a, j: b } = E[e]!;
+      if (a === i || b === i) continue;
+      const x2 = X(a), x3 = X(b);
+      const ed = [x3[0] - x2[0], x3[1] - x2[1]];
+      let alpha = ((x1[0] - x2[0]) * ed[0]! + (x1[1] - x2[1]) * ed[1]!) / (ed[0]! * ed[0]! + ed[1]! * ed[1]!);
+      alpha = Math.min(1, Math.max(0, alpha));
+      const n: [number, number] = [x2[0] + alpha * ed[0]! - x1[0], x2[1] + alpha * ed[1]! - x1[1]];
+      pair(n, P[i]!.radius + E[e]!.radius + c.thickness, [[i, -1], [a, 1 - alpha], [b, alpha]]);
+    }
+    for (let h = 0; h < H.length; h++) {
+      const len = Math.hypot(H[h]!.nx, H[h]!.ny);
+      const nh = [H[h]!.nx / len, H[h]!.ny / len];
+      const dist = (H[h]!.px - x1[0]) * nh[0]! + (H[h]!.py - x1[1]) * nh[1]!;
+      pair([dist * nh[0]!, dist * nh[1]!], P[i]!.radius + c.thickness, [[i, -1]]);
+    }
+  }
+  return g;
+}
+
+/**
+ * Hx += the penalty force's Hessian: particle–particle and particle–half-plane pairs in closed form
+ * (K = k[n̂n̂ᵀ + (|n| − L)/|n| (I − n̂n̂ᵀ)] on ±n, k n̂_h n̂_hᵀ), particle–edge pairs by central
+ * differences of their gradient (no linearized-implicit scene has edges near contact).
+ */
+function penaltyHessian(s: OracleScene, x: Float64Array, Hx: Float64Array[]): void {
+  const c = s.desc.collision as { type: 'penalty'; k: number; thickness: number };
+  const P = s.desc.particles, H = s.desc.halfplanes;
+  for (let i = 0; i < P.length; i++) {
+    for (let j = i + 1; j < P.length; j++) {
+      const n = [x[2 * j]! - x[2 * i]!, x[2 * j + 1]! - x[2 * i + 1]!];
+      const d = Math.hypot(n[0]!, n[1]!), L = P[i]!.radius + P[j]!.radius + c.thickness;
+      if (!(d < L) || d === 0) continue;
+      const u = [n[0]! / d, n[1]! / d];
+      for (let r = 0; r < 2; r++) {
+        for (let q = 0; q < 2; q++) {
+          const K = c.k * (u[r]! * u[q]! + ((d - L) / d) * ((r === q ? 1 : 0) - u[r]! * u[q]!));
+          Hx[2 * i + r]![2 * i + q] += K;
+          Hx[2 * j + r]![2 * j + q] += K;
+          Hx[2 * i + r]![2 * j + q] -= K;
+          Hx[2 * j + r]![2 * i + q] -= K;
+        }
+      }
+    }
+    for (let h = 0; h < H.length; h++) {
+      const len = Math.hypot(H[h]!.nx, H[h]!.ny);
+      const nh = [H[h]!.nx / len, H[h]!.ny / len];
+      const dist = Math.abs((H[h]!.px - x[2 * i]!) * nh[0]! + (H[h]!.py - x[2 * i + 1]!) * nh[1]!);
+      if (!(dist < P[i]!.radius + c.thickness) || dist === 0) continue;
+      for (let r = 0; r < 2; r++) for (let q = 0; q < 2; q++) Hx[2 * i + r]![2 * i + q] += c.k * nh[r]! * nh[q]!;
+    }
+  }
+  if (s.desc.edges.length === 0) return;
+  const edgesOnly: OracleScene = { ...s, desc: { ...s.desc, particles: P, halfplanes: [] } };
+  const N = 2 * s.n;
+  const ppFree = (xx: Float64Array) => {
+    // the edge pairs' gradient alone: total minus the particle–particle and half-plane parts
+    const g = penaltyGradient(edgesOnly, xx);
+    const noEdges = penaltyGradient({ ...edgesOnly, desc: { ...edgesOnly.desc, edges: [] } }, xx);
+    for (let a = 0; a < N; a++) g[a] -= noEdges[a]!;
+    return g;
+  };
+  for (let q = 0; q < N; q++) {
+    const hx = 1e-6 * Math.max(1, Math.abs(x[q]!));
+    const xp = x.slice(), xm = x.slice();
+    xp[q] += hx;
+    xm[q] -= hx;
+    const gp = ppFree(xp), gm = ppFree(xm);
+    for (let r = 0; r < N; r++) Hx[r]![q] += (gp[r]! - gm[r]!) / (2 * hx);
+  }
 }
 
 function mul2(a: number[], b: number[]): number[] {
@@ -190,6 +292,7 @@ function jacobians(s: OracleScene, x: Float64Array, v: Float64Array, exactOnly: 
         }
       }
     }
+    if (s.desc.collision?.type === 'penalty') penaltyHessian(s, x, Hx);
     return { Hx, Hv };
   }
   if (exactOnly) throw new Error('oracle: exact Jacobians only for spring systems');
@@ -294,11 +397,22 @@ export function oracleStep(s: OracleScene, x0: Float64Array, v0: Float64Array): 
  * One FOSSSim step: the integrator, then (with `<collision type="simple">`) FOSSSim's
  * SimpleCollisionHandler on the new positions and velocities, as TwoDSceneExecutableSimulation::stepSystem.
  */
-export function oracleStepWithCollisions(s: OracleScene, x0: Float64Array, v0: Float64Array): { x: Float64Array; v: Float64Array } {
+export function oracleStepWithCollisions(
+  s: OracleScene, x0: Float64Array, v0: Float64Array,
+): { x: Float64Array; v: Float64Array; collisions: OracleCollision[] } {
   const out = oracleStep(s, x0, v0);
   const c = s.desc.collision;
-  if (c?.type === 'simple') simpleCollisions(s, out.x, out.v, c.cor, s.desc.collisiondetection?.type === 'contest');
-  return out;
+  const collisions: OracleCollision[] = [];
+  if (c?.type === 'simple') simpleCollisions(s, out.x, out.v, c.cor, s.desc.collisiondetection?.type === 'contest', collisions);
+  return { ...out, collisions };
+}
+
+/** One entry of FOSSSim's collision list: type (0 pp, 1 pe, 2 ph), particle, other object, raw n. */
+export interface OracleCollision {
+  type: number;
+  i: number;
+  j: number;
+  n: [number, number];
 }
 
 /**
@@ -307,7 +421,9 @@ export function oracleStepWithCollisions(s: OracleScene, x0: Float64Array, v0: F
  * `contest`: ContestDetector order (all particle–particle, then particle–edge, then
  * particle–halfplane); otherwise AllPairsDetector order (per particle: particles j > i, edges, halfplanes).
  */
-export function simpleCollisions(s: OracleScene, x: Float64Array, v: Float64Array, cor: number, contest: boolean): void {
+export function simpleCollisions(
+  s: OracleScene, x: Float64Array, v: Float64Array, cor: number, contest: boolean, list: OracleCollision[] = [],
+): void {
   const P = s.desc.particles, E = s.desc.edges, H = s.desc.halfplanes;
   const mass = (i: number) => (s.fixed[i] ? Infinity : s.m[2 * i]!);
   const X = (i: number): [number, number] => [x[2 * i]!, x[2 * i + 1]!];
@@ -325,6 +441,7 @@ export function simpleCollisions(s: OracleScene, x: Float64Array, v: Float64Arra
     const n = sub(X(j), X(i));
     if (!(Math.hypot(n[0], n[1]) < P[i]!.radius + P[j]!.radius)) return;
     if (!(dot(sub(V(i), V(j)), n) > 0)) return;
+    list.push({ type: 0, i, j, n });
     const nhat = unit(n);
     const m1 = mass(i), m2 = mass(j);
     const numerator = 2 * cfactor * dot(sub(V(j), V(i)), nhat);
@@ -344,6 +461,7 @@ export function simpleCollisions(s: OracleScene, x: Float64Array, v: Float64Arra
     const v1 = V(i), v2 = V(a), v3 = V(b);
     const vedge: [number, number] = [v2[0] + alpha * (v3[0] - v2[0]), v2[1] + alpha * (v3[1] - v2[1])];
     if (!(dot(sub(v1, vedge), n) > 0)) return;
+    list.push({ type: 1, i, j: e, n });
     const nhat = unit(n);
     const m1 = mass(i), m2 = mass(a), m3 = mass(b);
     const numerator = 2 * cfactor * dot(sub(vedge, v1), nhat);
@@ -361,6 +479,7 @@ export function simpleCollisions(s: OracleScene, x: Float64Array, v: Float64Arra
     const n: [number, number] = [k * pn[0], k * pn[1]];
     if (!(Math.hypot(n[0], n[1]) < P[i]!.radius)) return;
     if (!(dot(V(i), n) > 0)) return;
+    list.push({ type: 2, i, j: h, n });
     const nhat = unit(n);
     addV(i, -2 * cfactor * dot(V(i), nhat), nhat);
   };
