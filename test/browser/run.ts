@@ -105,7 +105,7 @@ export async function buildGallery(outDir = mkdtempSync(join(tmpdir(), 'elastica
     if (NODE_MODULE_WARNING.test(msg)) nodeWarnings.push(msg);
     warn(msg, options);
   };
-  await build({ configFile: join(repo, 'vite.config.ts'), customLogger: logger, build: { outDir, emptyOutDir: true } });
+  await build({ configFile: join(repo, 'vite.config.ts'), logLevel: 'warn', customLogger: logger, build: { outDir, emptyOutDir: true } });
   if (nodeWarnings.length > 0) throw new Error(`the gallery build pulled in Node modules:\n${nodeWarnings.join('\n')}`);
   return outDir;
 }
