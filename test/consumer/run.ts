@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHROMIUM_ARGS, chromiumAvailable, chromiumPath, NODE_MODULE_WARNING, serve } from '../browser/run';
 
@@ -174,6 +174,10 @@ export async function runConsumer(opts: ConsumerOptions = {}): Promise<ConsumerR
   writeFileSync(join(app, 'tsconfig.json'), template.tsconfig);
   const pkgPath = join(app, 'package.json');
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  const starterSpec = `file:../../${basename(tarball)}`;
+  if (pkg.dependencies.elastica !== starterSpec) {
+    throw new Error(`examples/starter/package.json: elastica should be "${starterSpec}" (the tarball npm pack makes), not "${pkg.dependencies.elastica}"`);
+  }
   delete pkg.dependencies.elastica; // installed from the tarball below
   delete pkg.dependencies.phaser;
   delete pkg.devDependencies.typescript;
@@ -193,7 +197,8 @@ export async function runConsumer(opts: ConsumerOptions = {}): Promise<ConsumerR
     if (existsSync(join(app, 'node_modules', dev))) throw new Error(`Elastica's devDependency ${dev} got installed in the consumer project`);
   }
   if (existsSync(join(app, 'node_modules/elastica/node_modules'))) throw new Error('elastica brought its own node_modules (a nested copy)');
-  log(`  typescript ${version('typescript')}, vite ${version('vite')}, phaser ${version('phaser')}, create-vite ${template.version}`);
+  const versions = { typescript: version('typescript'), vite: version('vite'), phaser: version('phaser') };
+  log(`  typescript ${versions.typescript}, vite ${versions.vite}, phaser ${versions.phaser}, create-vite ${template.version}`);
 
   // 3. type-check and build as the template's `npm run build` does
   timed(steps, 'tsc --noEmit', log, () => must(npx, ['tsc', '--noEmit'], app, 'tsc --noEmit (vanilla-ts tsconfig)'));
@@ -212,6 +217,9 @@ export async function runConsumer(opts: ConsumerOptions = {}): Promise<ConsumerR
   timed(steps, 'installed CLI', log, () => {
     const help = must(npx, ['elastica', '--help'], app, 'npx elastica --help');
     if (!help.includes('Usage:')) throw new Error(`npx elastica --help printed no usage:\n${help}`);
+    const want = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version;
+    const shown = must(npx, ['elastica', '--version'], app, 'npx elastica --version');
+    if (!shown.includes(`elastica ${want}`)) throw new Error(`npx elastica --version printed "${shown.trim()}", package.json says ${want}`);
     must(npx, ['elastica', 'run', `node_modules/elastica/${CLI_SCENE}`, '--out', 'f.bin'], app, 'npx elastica run');
     const bytes = statSync(join(app, 'f.bin')).size;
     const record = 4 * 4 * 8; // 4 particles: x, y, vx, vy as float64
@@ -230,9 +238,10 @@ export async function runConsumer(opts: ConsumerOptions = {}): Promise<ConsumerR
   log(`  page: sim time ${browser.simTime.toFixed(2)} s, ${browser.particles} particles, jelly fell ${browser.fell.toFixed(0)} px`);
   for (const e of browser.errors) log(`  error: ${e}`);
 
+  const tarballBytes = statSync(tarball).size;
   if (!opts.keep && browser.errors.length === 0) rmSync(dir, { recursive: true, force: true });
   return {
-    dir, tarball, tarballBytes: statSync(tarball).size, files, typescript: version('typescript'), vite: version('vite'), phaser: version('phaser'),
+    dir, tarball, tarballBytes, files, ...versions,
     bundleBytes, phaserCopies, steps, browser,
   };
 }
