@@ -42,6 +42,21 @@ const common = {
   legalComments: 'none',
 };
 
+/**
+ * `elastica/node` re-exports runScene from src/cli/main.ts, whose command dispatcher loads the benchmark on demand.
+ * The library has no use for it (the `elastica bench` command runs dist/cli/main.js), so it gets a stub there.
+ */
+const benchStub = {
+  name: 'bench-stub',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/bench$/ }, (args) => (args.importer.endsWith(join('src', 'cli', 'main.ts')) ? { path: 'bench', namespace: 'bench-stub' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'bench-stub' }, () => ({
+      contents: "export async function runBench() { throw new Error('the benchmark runs from the elastica command: npx elastica bench'); }",
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   ...common,
   entryPoints: { index: 'src/index.ts', phaser: 'src/phaser.ts', node: 'src/node.ts' },
@@ -49,6 +64,7 @@ await build({
   splitting: true,
   platform: 'neutral',
   chunkNames: 'chunks/[name]-[hash]',
+  plugins: [benchStub],
 });
 
 await build({

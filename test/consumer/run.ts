@@ -6,7 +6,8 @@
  *      registry: its tsconfig.json and its vite version), the newest TypeScript, phaser@^4.2, the tarball; the game is
  *      examples/starter (which must contain the README's plugin snippet line for line), plus the README's engine
  *      snippet as src/engine.ts;
- *   3. `tsc --noEmit` and `vite build` (no Node-module warning; one copy of Phaser in the bundle);
+ *   3. `tsc --noEmit` (also with moduleResolution nodenext) and `vite build` (no Node-module warning; one copy of
+ *      Phaser in the bundle);
  *   4. from the installed package with none of Elastica's devDependencies present: `npx elastica --help`,
  *      `npx elastica run <bundled scene> --out f.bin`, `elastica/node` and the engine snippet in plain Node;
  *   5. the built game served and opened in headless Chromium: no console errors, the simulation advances and the
@@ -202,6 +203,9 @@ export async function runConsumer(opts: ConsumerOptions = {}): Promise<ConsumerR
 
   // 3. type-check and build as the template's `npm run build` does
   timed(steps, 'tsc --noEmit', log, () => must(npx, ['tsc', '--noEmit'], app, 'tsc --noEmit (vanilla-ts tsconfig)'));
+  // The declarations also resolve under Node's own ESM resolution (docs/getting-started.md says so).
+  writeFileSync(join(app, 'tsconfig.nodenext.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' } }));
+  timed(steps, 'tsc nodenext', log, () => must(npx, ['tsc', '--noEmit', '-p', 'tsconfig.nodenext.json'], app, 'tsc --noEmit (moduleResolution nodenext)'));
   const buildOut = timed(steps, 'vite build', log, () => must(npx, ['vite', 'build'], app, 'vite build'));
   const nodeWarnings = buildOut.split('\n').filter((l) => NODE_MODULE_WARNING.test(l));
   if (nodeWarnings.length > 0) throw new Error(`vite build saw Node modules:\n${nodeWarnings.join('\n')}`);
