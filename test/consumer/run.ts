@@ -1,7 +1,8 @@
 /**
  * The package as a game developer gets it (issue 11). In a temporary folder:
  *
- *   1. `npm pack` this repository (runs `prepare`, the library build) and check the tarball's file list;
+ *   1. `npm pack` a private copy of this working tree (git's file list; runs `prepare`, the library build, from
+ *      scratch) and check the tarball's file list;
  *   2. a fresh project the way a user makes one: Vite's current vanilla-ts template (create-vite@latest from the
  *      registry: its tsconfig.json and its vite version), the newest TypeScript, phaser@^4.2, the tarball; the game is
  *      examples/starter (which must contain the README's plugin snippet line for line), plus the README's engine
@@ -17,9 +18,9 @@
  * repeated runs fast (--prefer-offline). `npx tsx test/consumer/run.ts` runs it alone and keeps the folder.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHROMIUM_ARGS, chromiumAvailable, chromiumPath, NODE_MODULE_WARNING, serve } from '../browser/run';
 
@@ -107,9 +108,28 @@ async function timedAsync<T>(steps: Step[], name: string, log: (l: string) => vo
   return v;
 }
 
-/** Pack the repository into `dir`; returns the tarball path and its file list. */
+/**
+ * A private copy of the working tree in `dir` (the files git tracks or would track: no dist/, no site/, nothing
+ * ignored) with the repository's node_modules linked in. Packing there builds dist/ from scratch, as a git install
+ * does, and never touches the repository's own dist/, which a concurrent test run may be using or rebuilding.
+ * Falls back to the repository itself when git is not available.
+ */
+function workingCopy(dir: string): string {
+  const ls = sh('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], repo);
+  if (ls.code !== 0) return repo;
+  const copy = join(dir, 'checkout');
+  for (const f of ls.out.split('\0')) {
+    if (f === '' || !existsSync(join(repo, f))) continue; // deleted but still tracked
+    mkdirSync(dirname(join(copy, f)), { recursive: true });
+    copyFileSync(join(repo, f), join(copy, f));
+  }
+  symlinkSync(join(repo, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  return copy;
+}
+
+/** Pack a copy of the repository into `dir`; returns the tarball path and its file list. */
 export function packRepo(dir: string): { tarball: string; files: string[] } {
-  const out = must(npm, ['pack', '--pack-destination', dir, '--json'], repo, 'npm pack (runs the library build)');
+  const out = must(npm, ['pack', '--pack-destination', dir, '--json'], workingCopy(dir), 'npm pack (runs the library build)');
   const json = out.slice(out.indexOf('['));
   const info = JSON.parse(json.slice(0, json.lastIndexOf(']') + 1)) as { filename: string; files: { path: string }[] }[];
   return { tarball: join(dir, info[0]!.filename), files: info[0]!.files.map((f) => f.path).sort() };
