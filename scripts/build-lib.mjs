@@ -25,6 +25,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const external = [
   ...Object.keys(pkg.dependencies ?? {}),
   ...Object.keys(pkg.peerDependencies ?? {}),
+  ...Object.keys(pkg.optionalDependencies ?? {}), // the CLI's frame rendering loads them on demand
   '@dimforge/rapier2d-compat', // bench only, loaded on demand (`elastica bench --no-rapier` runs without it)
   'node:*',
 ];
