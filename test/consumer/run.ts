@@ -10,7 +10,8 @@
  *   3. `tsc --noEmit` (also with moduleResolution nodenext) and `vite build` (no Node-module warning; one copy of
  *      Phaser in the bundle);
  *   4. from the installed package with none of Elastica's devDependencies present: `npx elastica --help`,
- *      `npx elastica run <bundled scene> --out f.bin`, `elastica/node` and the engine snippet in plain Node;
+ *      `--version`, `npx elastica run <bundled scene> --out f.bin`, `render --gif` (optional dependencies),
+ *      `elastica/node` and the engine snippet in plain Node;
  *   5. the built game served and opened in headless Chromium: no console errors, the simulation advances and the
  *      jelly falls.
  *
@@ -248,6 +249,10 @@ export async function runConsumer(opts: ConsumerOptions = {}): Promise<ConsumerR
     const bytes = statSync(join(app, 'f.bin')).size;
     const record = 4 * 4 * 8; // 4 particles: x, y, vx, vy as float64
     if (bytes === 0 || bytes % record !== 0) throw new Error(`f.bin has ${bytes} bytes, not whole records of ${record}`);
+    // frames through the optional dependencies (resvg-js, gifenc), which the built CLI loads on demand
+    must(npx, ['elastica', 'render', `node_modules/elastica/${CLI_SCENE}`, '--gif', 'f.gif', '--steps', '30', '--quiet'], app, 'npx elastica render --gif');
+    const gif = readFileSync(join(app, 'f.gif'));
+    if (gif.subarray(0, 4).toString('latin1') !== 'GIF8') throw new Error(`f.gif is not a GIF (${gif.length} bytes)`);
     const nodeOut = must('node', ['--input-type=module', '-e',
       `import { loadSceneFile } from 'elastica/node'; import { buildScene } from 'elastica';
        const s = buildScene(loadSceneFile('node_modules/elastica/${CLI_SCENE}')); s.world.step(); console.log('particles', s.world.particleCount());`],
