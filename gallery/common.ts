@@ -1,5 +1,5 @@
 import Phaser from 'phaser';
-import { ElasticaPlugin, elasticaScenePlugin, type SoftBody } from '../src/game/plugin';
+import { ElasticaPlugin, elasticaScenePlugin, type SoftBody } from '../src/phaser';
 
 export { ElasticaPlugin };
 export const WIDTH = 800;
@@ -32,14 +32,14 @@ export function instrument(scene: Phaser.Scene, dragBody: () => SoftBody | null,
   w.__elasticaReady = false;
   const canvas = (): HTMLCanvasElement => scene.game.canvas;
   w.__elastica = {
-    simTime: () => (scene.soft.sim ? scene.soft.sim.world.time : 0),
+    simTime: () => (scene.soft.running ? scene.soft.world.time : 0),
     centroid: () => dragBody()?.centroid ?? null,
     scale: () => canvas().getBoundingClientRect().width / scene.scale.width,
     dragTarget: () => {
       const b = dragBody();
       if (!b) return null;
       // nearest particle to the centroid (a point surely on the body)
-      const c = b.centroid, sim = scene.soft.sim!;
+      const c = b.centroid, sim = scene.soft.sim;
       const P = sim.world.c.Particle;
       let best = { x: c.x, y: c.y }, bd = Infinity;
       for (const e of b.particles) {
@@ -57,14 +57,14 @@ export function instrument(scene: Phaser.Scene, dragBody: () => SoftBody | null,
     renderer: () => (scene.game.renderer.type === Phaser.WEBGL ? 'webgl' : 'canvas'),
     pause: () => void scene.soft.pause(),
     resume: () => void scene.soft.resume(),
-    grabbing: () => scene.soft.sim?.isGrabbing ?? false,
+    grabbing: () => scene.soft.running && scene.soft.sim.isGrabbing,
   };
   scene.events.on('render', () => {
     frames++;
     if (frames >= readyFrames) w.__elasticaReady = true;
-    if (el && frames % 15 === 0 && scene.soft.sim) {
+    if (el && frames % 15 === 0 && scene.soft.running) {
       const s = scene.soft.stats;
-      el.textContent = `${s.msPerStep.toFixed(2)} ms/step · ${s.stepRate.toFixed(0)} steps/s · ${s.triangles} triangles · ${s.particles} particles · t = ${scene.soft.sim.world.time.toFixed(1)} s`;
+      el.textContent = `${s.msPerStep.toFixed(2)} ms/step · ${s.stepRate.toFixed(0)} steps/s · ${s.triangles} triangles · ${s.particles} particles · t = ${scene.soft.world.time.toFixed(1)} s`;
     }
   });
 }
@@ -98,6 +98,6 @@ export function canvasTexture(scene: Phaser.Scene, key: string, w: number, h: nu
 /** Keyboard: D debug view, P pause, S single step. */
 export function controls(scene: Phaser.Scene): void {
   scene.input.keyboard?.on('keydown-D', () => (scene.soft.debug = !scene.soft.debug));
-  scene.input.keyboard?.on('keydown-P', () => (scene.soft.sim!.paused ? scene.soft.resume() : scene.soft.pause()));
+  scene.input.keyboard?.on('keydown-P', () => (scene.soft.sim.paused ? scene.soft.resume() : scene.soft.pause()));
   scene.input.keyboard?.on('keydown-S', () => scene.soft.step());
 }

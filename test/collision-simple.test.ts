@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PhysicsWorld } from '../src/world';
 import { buildScene } from '../src/scene/build';
-import { loadSceneFile, parseSceneXml } from '../src/scene/xml';
+import { loadSceneFile } from '../src/scene/load';
+import { parseSceneXml } from '../src/scene/xml';
 import { oracleStep, prepare, simpleCollisions } from './support/fosssim-oracle';
 
 const SCENES = fileURLToPath(new URL('../assets/scenes/fosssim', import.meta.url));

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../src/cli/main';
-import { loadSceneFile } from '../src/scene/xml';
+import { loadSceneFile } from '../src/scene/load';
 import { sceneSteps } from '../src/scene/build';
 import { oracleStepWithCollisions, penaltyGradient, prepare, type OracleCollision } from './support/fosssim-oracle';
 import { fosssimScenes } from './support/scenes';

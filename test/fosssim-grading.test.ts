@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli/main';
-import { loadSceneFile } from '../src/scene/xml';
+import { loadSceneFile } from '../src/scene/load';
 import { sceneSteps } from '../src/scene/build';
 import { oracleStepWithCollisions, prepare } from './support/fosssim-oracle';
 import { fosssimScenes } from './support/scenes';

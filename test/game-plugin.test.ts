@@ -44,6 +44,8 @@ vi.mock('phaser', () => {
 });
 
 const { ElasticaPlugin } = await import('../src/game/plugin');
+const { SoftSim } = await import('../src/game/sim');
+const { PhysicsWorld } = await import('../src/world');
 
 type Fn = (...args: unknown[]) => void;
 
@@ -123,7 +125,7 @@ function makePlugin() {
 describe('ElasticaPlugin lifecycle (fake scene)', () => {
   it('the constructor is cheap: no world, only the base class BOOT subscription', () => {
     const { plugin, events, input } = makePlugin();
-    expect(plugin.sim).toBeNull();
+    expect(plugin.running).toBe(false);
     expect(events.total()).toBe(1);
     expect(events.listenerCount('boot')).toBe(1);
     expect(input.total()).toBe(0);
@@ -136,9 +138,9 @@ describe('ElasticaPlugin lifecycle (fake scene)', () => {
     expect(events.listenerCount('start')).toBe(1);
     expect(events.listenerCount('destroy')).toBe(1);
     expect(events.total()).toBe(2);
-    expect(plugin.sim).toBeNull();
+    expect(plugin.running).toBe(false);
     events.emit('start');
-    expect(plugin.sim).not.toBeNull();
+    expect(plugin.running).toBe(true);
     expect(events.listenerCount('update')).toBe(1);
     expect(events.listenerCount('shutdown')).toBe(1);
     expect(input.listenerCount('pointerdown')).toBe(1);
@@ -156,7 +158,7 @@ describe('ElasticaPlugin lifecycle (fake scene)', () => {
     const jelly = plugin.add.jelly(400, 200, { width: 80, height: 60, stiffness: 1e5, density: 20 });
     const y0 = jelly.centroid.y;
     for (let k = 0; k < 120; k++) events.emit('update', k * 16.667, 1000 / 60);
-    const s = plugin.sim!;
+    const s = plugin.sim;
     expect(s.world.stepCount).toBe(120);
     expect(plugin.stats.steps).toBe(120);
     const c = jelly.centroid;
@@ -169,18 +171,18 @@ describe('ElasticaPlugin lifecycle (fake scene)', () => {
     const { plugin, events, input } = makePlugin();
     events.emit('boot');
     events.emit('start');
-    const first = plugin.sim!;
+    const first = plugin.sim;
     plugin.add.jelly(100, 100);
     events.emit('update', 0, 16.7);
     events.emit('shutdown');
-    expect(plugin.sim).toBeNull();
+    expect(plugin.running).toBe(false);
     expect(events.total()).toBe(2); // start + destroy only
     expect(events.listenerCount('update')).toBe(0);
     expect(events.listenerCount('shutdown')).toBe(0);
     expect(input.total()).toBe(0);
 
     events.emit('start');
-    const second = plugin.sim!;
+    const second = plugin.sim;
     expect(second).not.toBeNull();
     expect(second).not.toBe(first);
     expect(second.bodies.length).toBe(0);
@@ -200,12 +202,42 @@ describe('ElasticaPlugin lifecycle (fake scene)', () => {
     plugin.add.jelly(100, 100);
     events.emit('update', 0, 16.7);
     events.emit('destroy');
-    expect(plugin.sim).toBeNull();
+    expect(plugin.running).toBe(false);
     expect(events.total()).toBe(0);
     expect(input.total()).toBe(0);
     const base = plugin as unknown as { scene: unknown; systems: unknown; game: unknown };
     expect(base.scene).toBeNull();
     expect(base.systems).toBeNull();
     expect(base.game).toBeNull();
+  });
+
+  it('names: this.soft.sim is the SoftSim, this.soft.world the engine; both throw when the scene is not running', () => {
+    const { plugin, events } = makePlugin();
+    events.emit('boot');
+    expect(() => plugin.sim).toThrow(/not running/);
+    expect(() => plugin.world).toThrow(/not running/);
+    events.emit('start');
+    expect(plugin.sim).toBeInstanceOf(SoftSim);
+    expect(plugin.world).toBeInstanceOf(PhysicsWorld);
+    expect(plugin.world).toBe(plugin.sim.world);
+  });
+
+  it('gravity: configure({ gravity }) and setGravity take px/s² y down, the Metric variants m/s² y up', () => {
+    const { plugin, events } = makePlugin();
+    events.emit('boot');
+    plugin.configure({ pixelsPerMetre: 100, gravity: [0, 490.5] });
+    events.emit('start');
+    expect(plugin.sim.gravityMetric).toEqual([0, -4.905]);
+    plugin.configure({ gravityMetric: [0, -9.81] });
+    expect(plugin.sim.gravity).toEqual([0, 981]);
+    plugin.setGravity(0, 0);
+    expect(plugin.sim.gravityMetric).toEqual([0, 0]);
+    plugin.setGravityMetric(0, -1);
+    expect(plugin.sim.gravity).toEqual([0, 100]);
+    expect(() => plugin.configure({ gravity: [0, 1], gravityMetric: [0, -1] })).toThrow(/not both/);
+    // the last configured unit wins at the next start
+    events.emit('shutdown');
+    events.emit('start');
+    expect(plugin.sim.gravityMetric).toEqual([0, -9.81]);
   });
 });

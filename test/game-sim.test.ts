@@ -125,7 +125,28 @@ describe('SoftSim fixed-step loop with the real PhysicsWorld', () => {
     sim.setGravity(0, 0);
     expect(sim.gravity).toEqual([0, 0]);
     sim.setGravity(0, 981);
-    expect(sim.gravity[1]).toBeCloseTo(-9.81, 12);
+    expect(sim.gravityMetric[1]).toBeCloseTo(-981 / sim.pixelsPerMetre, 12);
+    expect(sim.gravity[1]).toBeCloseTo(981, 9);
+    sim.setGravityMetric(1, -9.81);
+    expect(sim.gravity[0]).toBeCloseTo(sim.pixelsPerMetre, 9);
+    expect(sim.gravity[1]).toBeCloseTo(9.81 * sim.pixelsPerMetre, 9);
+  });
+
+  it('gravity options: px/s² y down (gravity) or m/s² y up (gravityMetric), default 9.81 m/s² down', () => {
+    expect(new SoftSim({ pixelsPerMetre: 100 }).gravityMetric).toEqual([0, -9.81]);
+    expect(new SoftSim({ pixelsPerMetre: 100, gravity: [0, 981] }).gravityMetric).toEqual([0, -9.81]);
+    expect(new SoftSim({ pixelsPerMetre: 50, gravityMetric: [0, -9.81] }).gravity).toEqual([0, 490.5]);
+    expect(() => new SoftSim({ gravity: [0, 1], gravityMetric: [0, -1] })).toThrow(/not both/);
+    expect(() => new SoftSim({ gravity: [0, Number.NaN] })).toThrow(/finite/);
+    // the same physical gravity either way: identical states
+    const a = new SoftSim({ pixelsPerMetre: 100, gravity: [0, 981] });
+    const b = new SoftSim({ pixelsPerMetre: 100, gravityMetric: [0, -9.81] });
+    for (const s of [a, b]) {
+      s.jelly(400, 100, { width: 60, height: 40 });
+      for (let i = 0; i < 10; i++) s.stepOnce();
+    }
+    expect(Array.from(a.world.readPositions())).toEqual(Array.from(b.world.readPositions()));
+    expect(a.world.readPositions()[1]!).toBeLessThan(b.bodies[0]!.rest[1]!); // it fell (y up)
   });
 
   it('destroying a body removes its entities and re-indexes the others', () => {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { rasterize } from '../src/render/raster';
 import { FrameClock, ffmpegAvailable } from '../src/render/output';
 import { FrameDrawer } from '../src/render/svg';
-import { loadSceneFile } from '../src/scene/xml';
+import { loadSceneFile } from '../src/scene/load';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'elastica.mjs');

@@ -3,7 +3,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors';
-import { loadSceneFile, parseSceneXml } from '../src/scene/xml';
+import { loadSceneFile } from '../src/scene/load';
+import { parseSceneXml } from '../src/scene/xml';
 
 const SCENES = fileURLToPath(new URL('../assets/scenes/fosssim', import.meta.url));
 

@@ -1,5 +1,5 @@
 import Phaser from 'phaser';
-import type { SoftBody } from '../../src/game/plugin';
+import type { SoftBody } from '../../src/phaser';
 import { HEIGHT, WIDTH, canvasTexture, controls, instrument, startGame } from '../common';
 
 /**
@@ -87,9 +87,9 @@ class GardenScene extends Phaser.Scene {
       });
       // the stem's top segment and the head's two nearest nodes, tied by three springs, form a rigid link
       const n = stem.particles.length;
-      soft.world.tie(stem, n - 1, head, 3e3);
-      soft.world.tie(stem, n - 1, head, 3e3, 0.02, 1);
-      soft.world.tie(stem, n - 2, head, 3e3);
+      soft.sim.tie(stem, n - 1, head, 3e3);
+      soft.sim.tie(stem, n - 1, head, 3e3, 0.02, 1);
+      soft.sim.tie(stem, n - 2, head, 3e3);
       first ??= head;
     });
 
@@ -114,7 +114,7 @@ class GardenScene extends Phaser.Scene {
   }
 
   private drop(): void {
-    if (!this.soft.sim) return;
+    if (!this.soft.running) return;
     this.t++;
     const x = 70 + ((this.t * 211) % 660);
     this.drops.push(this.soft.add.jelly(x, -30, { radius: 14, resolution: 7, stiffness: 4e4, density: 2, texture: 'dew' }));

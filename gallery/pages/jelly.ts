@@ -1,5 +1,5 @@
 import Phaser from 'phaser';
-import type { SoftBody } from '../../src/game/plugin';
+import type { SoftBody } from '../../src/phaser';
 import { HEIGHT, WIDTH, canvasTexture, controls, instrument, startGame } from '../common';
 
 class JellyScene extends Phaser.Scene {

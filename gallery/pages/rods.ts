@@ -54,8 +54,8 @@ class RodScene extends Phaser.Scene {
     let lowest = 0;
     for (let i = 1; i < pts.length; i += 2) lowest = Math.max(lowest, pts[i]!);
     const weight = soft.add.jelly(pts[pts.length - 2]!, lowest + 24 + 22, { width: 56, height: 44, resolution: 14, stiffness: 3e5, density: 4, tint: 0x8a93a6 });
-    const hookSpring = soft.world.tie(coil, coil.particles.length - 1, weight);
-    const sim = soft.world, S = sim.world.c.ElasticSpring;
+    const hookSpring = soft.sim.tie(coil, coil.particles.length - 1, weight);
+    const sim = soft.sim, S = sim.world.c.ElasticSpring;
     const hookEnd = weight.particles.indexOf(S.b[hookSpring]!);
     const hook = this.add.graphics();
     this.events.on('postupdate', () => {

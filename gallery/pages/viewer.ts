@@ -1,6 +1,6 @@
 import Phaser from 'phaser';
 import { HEIGHT, WIDTH, controls, instrument, startGame } from '../common';
-import type { SoftBody } from '../../src/game/plugin';
+import type { SoftBody } from '../../src/phaser';
 import { parseSceneXml } from '../../src/scene/xml';
 
 /** Every bundled FOSSSim scene, served as a URL by Vite. */

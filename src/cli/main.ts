@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { InputError } from '../errors';
-import { loadSceneFile } from '../scene/xml';
+import { loadSceneFile } from '../scene/load';
 import { buildScene } from '../scene/build';
 import { CollisionRecorder } from '../collision/simple';
 import type { FrameOutput, FrameTargets } from '../render/output';

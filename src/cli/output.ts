@@ -20,8 +20,12 @@ export class StateWriter {
   private readonly buf: Buffer;
   private cbuf: Buffer = Buffer.alloc(4 + 16 * COLLISION_RECORD_BYTES);
   private done = false;
+  readonly path: string;
+  readonly particleCount: number;
 
-  constructor(readonly path: string, readonly particleCount: number) {
+  constructor(path: string, particleCount: number) {
+    this.path = path;
+    this.particleCount = particleCount;
     this.tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
     try {
       this.fd = openSync(this.tmp, 'w');

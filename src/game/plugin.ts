@@ -17,6 +17,7 @@
  */
 import Phaser from 'phaser';
 import { SoftSim, SoftBody, type JellyOptions, type RopeOptions, type SheetOptions, type SoftSimOptions } from './sim';
+import type { PhysicsWorld } from '../world';
 import type { Collider } from './colliders';
 import { Skin } from './skin';
 import { mesh2dIndices, uvFromBounds } from './mesh2d';
@@ -57,8 +58,8 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   static readonly KEY = 'ElasticaPlugin';
   static readonly MAPPING = 'soft';
 
-  /** The simulation of the running scene (null between SHUTDOWN and START). */
-  sim: SoftSim | null = null;
+  /** The simulation of the running scene (null between SHUTDOWN and START); `sim` throws instead. */
+  private current: SoftSim | null = null;
   options: ElasticaPluginOptions = {};
   debug = false;
   private debugGfx: Phaser.GameObjects.Graphics | null = null;
@@ -101,7 +102,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   /** Scene START: new simulation, hook update and input. Runs on every (re)start. */
   override start(): void {
     const events = this.systems!.events;
-    this.sim = new SoftSim(this.options);
+    this.current = new SoftSim(this.options);
     this.debug = this.options.debug ?? false;
     this.colliderStamp = -1;
     events.on(Phaser.Scenes.Events.UPDATE, this.update, this);
@@ -115,10 +116,20 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
     }
   }
 
-  /** Change units / loop settings (call in create() before adding bodies, or at any time for origin/gravity). */
+  /**
+   * Change units / loop settings (call in create() before adding bodies, or at any time for origin/gravity).
+   * Gravity: `gravity` in px/s², y down, or `gravityMetric` in m/s², y up (see SoftSimOptions).
+   */
   configure(opts: ElasticaPluginOptions): this {
-    this.options = { ...this.options, ...opts };
-    const s = this.sim;
+    if (opts.gravity && opts.gravityMetric) {
+      throw new RangeError('configure: give either gravity (px/s², y down) or gravityMetric (m/s², y up), not both');
+    }
+    const merged = { ...this.options, ...opts };
+    // the latest gravity wins, in whichever unit it was given
+    if (opts.gravity) delete merged.gravityMetric;
+    if (opts.gravityMetric) delete merged.gravity;
+    this.options = merged;
+    const s = this.current;
     if (s) {
       if (opts.pixelsPerMetre !== undefined) {
         if (!(opts.pixelsPerMetre > 0)) throw new RangeError(`pixelsPerMetre must be > 0, got ${opts.pixelsPerMetre}`);
@@ -126,7 +137,8 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
       }
       if (opts.originX !== undefined) s.originX = opts.originX;
       if (opts.originY !== undefined) s.originY = opts.originY;
-      if (opts.gravity) s.setGravityMetric(opts.gravity[0], opts.gravity[1]);
+      if (opts.gravity) s.setGravity(opts.gravity[0], opts.gravity[1]);
+      if (opts.gravityMetric) s.setGravityMetric(opts.gravityMetric[0], opts.gravityMetric[1]);
       if (opts.grabStiffness !== undefined) s.grabStiffness = opts.grabStiffness;
       if (opts.debug !== undefined) this.debug = opts.debug;
     }
@@ -134,17 +146,37 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   }
 
   private need(): SoftSim {
-    if (!this.sim) throw new Error('ElasticaPlugin: the scene is not running (use this.soft in create/update)');
-    return this.sim;
+    if (!this.current) throw new Error('ElasticaPlugin: the scene is not running (use this.soft in create/update)');
+    return this.current;
   }
 
-  get world(): SoftSim {
+  /** True between the scene's START and SHUTDOWN (while `sim` and `world` exist). */
+  get running(): boolean {
+    return this.current !== null;
+  }
+
+  /**
+   * The scene's SoftSim: pixel-space bodies, colliders, the fixed-step loop, pointer dragging, `tie`.
+   * Throws when the scene is not running (check `running`).
+   */
+  get sim(): SoftSim {
     return this.need();
   }
 
+  /** The engine (PhysicsWorld, SI units, y up) the SoftSim steps: entities, components, contacts, stats. */
+  get world(): PhysicsWorld {
+    return this.need().world;
+  }
+
   // ---- world controls ---------------------------------------------------------
+  /** Gravity in px/s², y down (like Arcade physics): `setGravity(0, 981)` at 100 px/m is standard gravity. */
   setGravity(gx: number, gy: number): this {
     this.need().setGravity(gx, gy);
+    return this;
+  }
+  /** Gravity in m/s², y up (the engine's units): `setGravityMetric(0, -9.81)`. */
+  setGravityMetric(gx: number, gy: number): this {
+    this.need().setGravityMetric(gx, gy);
     return this;
   }
   pause(): this {
@@ -190,19 +222,19 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
 
   // ---- input ------------------------------------------------------------------
   private onDown(p: Phaser.Input.Pointer): void {
-    this.sim?.pointerDown(p.worldX, p.worldY);
+    this.current?.pointerDown(p.worldX, p.worldY);
   }
   private onMove(p: Phaser.Input.Pointer): void {
-    this.sim?.pointerMove(p.worldX, p.worldY);
+    this.current?.pointerMove(p.worldX, p.worldY);
   }
   private onUp(): void {
-    this.sim?.pointerUp();
+    this.current?.pointerUp();
   }
 
   // ---- loop -------------------------------------------------------------------
   /** Scene UPDATE: fixed steps due for this frame, then one render sync. */
   update(_time: number, delta: number): void {
-    const s = this.sim;
+    const s = this.current;
     if (!s) return;
     const n = s.frame(delta);
     this.stepWindow += n;
@@ -309,7 +341,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
 
   /** Render sync: once per frame, from the interpolated positions; no allocation for skins and strips. */
   render(): void {
-    const s = this.sim;
+    const s = this.current;
     if (!s) return;
     const ppm = s.pixelsPerMetre, ox = s.originX, oy = s.originY;
     let flat = this.flatGfx;
@@ -352,7 +384,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   }
 
   private drawFlat(g: Phaser.GameObjects.Graphics, b: SoftBody, colour: number): void {
-    const s = this.sim!;
+    const s = this.current!;
     const p = b.local, t = b.triangles, ppm = s.pixelsPerMetre, ox = s.originX, oy = s.originY;
     for (let k = 0; k < t.length; k += 3) {
       const a = t[k]!, c = t[k + 1]!, d = t[k + 2]!;
@@ -377,7 +409,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   }
 
   private drawColliders(): void {
-    const s = this.sim!;
+    const s = this.current!;
     if (this.options.drawColliders === false) return;
     const stamp = s.colliders.version;
     if (stamp === this.colliderStamp) return;
@@ -410,7 +442,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   }
 
   private drawDebug(): void {
-    const s = this.sim!;
+    const s = this.current!;
     if (!this.debug) {
       this.debugGfx?.clear();
       return;
@@ -468,10 +500,10 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
       input.off(Phaser.Input.Events.POINTER_UP, this.onUp, this);
       input.off(Phaser.Input.Events.POINTER_UP_OUTSIDE, this.onUp, this);
     }
-    if (this.sim) for (const b of this.sim.bodies) this.dropView(b);
+    if (this.current) for (const b of this.current.bodies) this.dropView(b);
     // Graphics belong to the display list, which the scene destroys on shutdown.
     this.debugGfx = this.flatGfx = this.colliderGfx = null;
-    this.sim = null;
+    this.current = null;
     this.stepWindow = this.timeWindow = this.stepRate = 0;
   }
 

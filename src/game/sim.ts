@@ -107,20 +107,34 @@ export class SoftBody {
   /** Renderer-owned data (the plugin's view). */
   view: unknown = null;
   destroyed = false;
+  readonly sim: SoftSim;
+  readonly kind: BodyKind;
+  /** Particle entity ids, in the body's local vertex order. */
+  readonly particles: readonly number[];
+  /** Triangles in local vertex indices (jelly, sheet, scene). */
+  readonly triangles: Uint32Array;
+  /** Rest positions (m, y up), local order. */
+  readonly rest: Float64Array;
+  /** Other entities owned by the body (triangles, springs, hinges). */
+  readonly elements: readonly number[];
+  readonly options: Readonly<JellyOptions & RopeOptions & SheetOptions>;
 
   constructor(
-    readonly sim: SoftSim,
-    readonly kind: BodyKind,
-    /** Particle entity ids, in the body's local vertex order. */
-    readonly particles: readonly number[],
-    /** Triangles in local vertex indices (jelly, sheet, scene). */
-    readonly triangles: Uint32Array,
-    /** Rest positions (m, y up), local order. */
-    readonly rest: Float64Array,
-    /** Other entities owned by the body (triangles, springs, hinges). */
-    readonly elements: readonly number[],
-    readonly options: Readonly<JellyOptions & RopeOptions & SheetOptions>,
+    sim: SoftSim,
+    kind: BodyKind,
+    particles: readonly number[],
+    triangles: Uint32Array,
+    rest: Float64Array,
+    elements: readonly number[],
+    options: Readonly<JellyOptions & RopeOptions & SheetOptions>,
   ) {
+    this.sim = sim;
+    this.kind = kind;
+    this.particles = particles;
+    this.triangles = triangles;
+    this.rest = rest;
+    this.elements = elements;
+    this.options = options;
     this.index = new Int32Array(particles.length);
     this.local = new Float64Array(2 * particles.length);
   }
@@ -164,8 +178,13 @@ export interface SoftSimOptions {
   originX?: number;
   originY?: number;
   maxStepsPerFrame?: number;
-  /** Gravity in m/s² (y up), default [0, −9.81]. */
+  /**
+   * Gravity in pixels/s², y down (the plugin's convention, like Phaser's Arcade physics): [0, 981] at 100 px/m is
+   * standard gravity. Default: standard gravity, 9.81 m/s² down, whatever `pixelsPerMetre` is.
+   */
   gravity?: [number, number];
+  /** Gravity in the engine's SI units instead: m/s², y up (default [0, −9.81]). Give `gravity` or this, not both. */
+  gravityMetric?: [number, number];
   dt?: number;
   integrator?: WorldOptions['integrator'];
   /** Pointer spring stiffness per kg of grabbed particle mass (1/s², default 2000). */
@@ -226,7 +245,7 @@ export class SoftSim {
     this.originY = opts.originY ?? 0;
     this.maxStepsPerFrame = opts.maxStepsPerFrame ?? 5;
     this.grabStiffness = opts.grabStiffness ?? 2000;
-    const g = opts.gravity ?? [0, -9.81];
+    const g = metricGravity(opts, this.pixelsPerMetre);
     this.gx = g[0];
     this.gy = g[1];
     this.contactRadius = opts.contactRadius ?? 0.02;
@@ -259,12 +278,14 @@ export class SoftSim {
   }
 
   // ---- world controls -------------------------------------------------------
-  /** Gravity in pixels/s² (y down), like Arcade physics; `setGravityMetric` takes m/s² (y up). */
+  /** Gravity in pixels/s², y down (the plugin's convention, like Arcade physics); `setGravityMetric` takes m/s², y up. */
   setGravity(gxPx: number, gyPx: number): this {
     return this.setGravityMetric(gxPx / this.pixelsPerMetre + 0, -gyPx / this.pixelsPerMetre + 0);
   }
 
+  /** Gravity in the engine's units: m/s², y up ([0, −9.81] is standard gravity). */
   setGravityMetric(gx: number, gy: number): this {
+    if (!Number.isFinite(gx) || !Number.isFinite(gy)) throw new RangeError(`gravity must be two finite numbers, got [${gx}, ${gy}]`);
     if (this.gravityEid >= 0) this.world.removeEntity(this.gravityEid);
     this.gravityEid = gx !== 0 || gy !== 0 ? this.world.addGravity(gx, gy) : -1;
     this.gx = gx;
@@ -272,7 +293,13 @@ export class SoftSim {
     return this;
   }
 
+  /** Gravity in pixels/s², y down (see `setGravity`). */
   get gravity(): [number, number] {
+    return [this.gx * this.pixelsPerMetre + 0, -this.gy * this.pixelsPerMetre + 0];
+  }
+
+  /** Gravity in m/s², y up (see `setGravityMetric`). */
+  get gravityMetric(): [number, number] {
     return [this.gx, this.gy];
   }
 
@@ -690,6 +717,14 @@ export class SoftSim {
   resetClock(): void {
     this.accumulator.reset();
   }
+}
+
+/** SoftSimOptions' gravity as m/s², y up: `gravityMetric`, or `gravity` (px/s², y down) converted, or standard gravity. */
+function metricGravity(o: SoftSimOptions, pixelsPerMetre: number): [number, number] {
+  if (o.gravity && o.gravityMetric) throw new RangeError('gravity: give either gravity (px/s², y down) or gravityMetric (m/s², y up), not both');
+  const g = o.gravityMetric ?? (o.gravity ? [o.gravity[0] / pixelsPerMetre + 0, -o.gravity[1] / pixelsPerMetre + 0] : [0, -9.81]);
+  if (!Number.isFinite(g[0]) || !Number.isFinite(g[1])) throw new RangeError(`gravity must be two finite numbers, got [${g[0]}, ${g[1]}]`);
+  return [g[0], g[1]];
 }
 
 /** Standard gravity used by the rope defaults (`stiffness`, `sag`), independent of the world's gravity. */

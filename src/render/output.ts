@@ -39,7 +39,11 @@ export interface FrameTargets {
 export class FrameClock {
   private f: number;
   private nextStep: number;
-  constructor(private readonly dt: number, private readonly fps: number | undefined, includeInitial: boolean) {
+  private readonly dt: number;
+  private readonly fps: number | undefined;
+  constructor(dt: number, fps: number | undefined, includeInitial: boolean) {
+    this.dt = dt;
+    this.fps = fps;
     this.f = includeInitial ? 0 : 1;
     this.nextStep = this.stepOf(this.f);
   }
@@ -90,7 +94,12 @@ export class FrameOutput {
   private gif: { enc: GifEncoder; lib: GifLib; tmp: string; delay: number; sample?: Uint8Array } | null = null;
   private mp4: { proc: ChildProcess; tmp: string; done: Promise<number | null>; err: string[] } | null = null;
 
-  private constructor(readonly desc: SceneDescription, readonly t: FrameTargets) {
+  readonly desc: SceneDescription;
+  readonly t: FrameTargets;
+
+  private constructor(desc: SceneDescription, t: FrameTargets) {
+    this.desc = desc;
+    this.t = t;
     this.drawer = new FrameDrawer(desc, { size: t.size, strain: t.strain });
     this.clock = new FrameClock(desc.integrator.dt, t.fps, t.includeInitial);
   }

@@ -95,7 +95,12 @@ export class FrameDrawer {
   private readonly paths: { i: number; color: string; cap: number; buf: Float64Array; head: number; len: number }[];
   private readonly static: string;
 
-  constructor(readonly desc: SceneDescription, readonly opts: FrameOptions) {
+  readonly desc: SceneDescription;
+  readonly opts: FrameOptions;
+
+  constructor(desc: SceneDescription, opts: FrameOptions) {
+    this.desc = desc;
+    this.opts = opts;
     const { width, height } = opts.size;
     this.view = sceneView(desc, opts.size);
     this.scale = height / (2 * this.view.half);

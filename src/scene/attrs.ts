@@ -31,12 +31,15 @@ const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 export class TagReader {
   private readonly used = new Set<string>();
+  readonly source: string;
+  readonly el: SceneElement;
+  private readonly warnings: string[];
 
-  constructor(
-    readonly source: string,
-    readonly el: SceneElement,
-    private readonly warnings: string[],
-  ) {}
+  constructor(source: string, el: SceneElement, warnings: string[]) {
+    this.source = source;
+    this.el = el;
+    this.warnings = warnings;
+  }
 
   /** `scene.xml: <particle> #3` */
   get where(): string {

@@ -4,8 +4,10 @@
  *
  * All input problems throw one InputError naming the file, the tag, its index among same-name
  * tags, the attribute and what was expected. Non-fatal remarks go to `warnings`.
+ *
+ * Text in, description out: no file system here, so browser bundles can use it. Reading a file from
+ * disk is src/scene/load.ts (Node only, exported as `elastica/node`).
  */
-import { readFileSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { InputError } from '../errors';
 import { ANY, NON_NEGATIVE, POSITIVE, UNIT, TagReader, type SceneElement } from './attrs';
@@ -77,32 +79,6 @@ const KNOWN = new Set([
 const UNSUPPORTED_COLLISION = ['continuous-time', 'hybrid'];
 /** FOSSSim's `<collisiondetection type>` values. */
 const DETECTORS = ['allpairs', 'contest'];
-
-/** Read a scene file and parse it. A missing or unreadable file is an InputError. */
-export function loadSceneFile(path: string): SceneDescription {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new InputError(`cannot read scene file '${path}': ${readReason(err)}`);
-  }
-  return parseSceneXml(text, path);
-}
-
-function readReason(err: unknown): string {
-  const code = (err as { code?: unknown } | null)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file or directory';
-    case 'EISDIR':
-      return 'is a directory';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    default:
-      return err instanceof Error ? err.message : String(err);
-  }
-}
 
 /** Parse FOSSSim scene XML. `source` names the file in messages. */
 export function parseSceneXml(text: string, source: string): SceneDescription {

@@ -61,7 +61,8 @@ const MIME: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-function serve(root: string): Promise<{ server: Server; base: string }> {
+/** A tiny static file server for `root` on 127.0.0.1 (a free port); also used by the package consumer test. */
+export function serve(root: string): Promise<{ server: Server; base: string }> {
   const server = createServer((req, res) => {
     void (async () => {
       try {
@@ -94,10 +95,36 @@ function serve(root: string): Promise<{ server: Server; base: string }> {
  * site/ while another empties it saw 404s for its pages (the flake: index 0 % drawn, four errors).
  */
 export async function buildGallery(outDir = mkdtempSync(join(tmpdir(), 'elastica-site-'))): Promise<string> {
-  const { build } = await import('vite');
-  await build({ configFile: join(repo, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  const { build, createLogger } = await import('vite');
+  // A browser build must not see Node modules: Vite only warns ("Module "node:fs" has been externalized for browser
+  // compatibility") and the page fails at run time if the code is reached. Fail the build on that warning.
+  const logger = createLogger('warn');
+  const nodeWarnings: string[] = [];
+  const warn = logger.warn.bind(logger);
+  logger.warn = (msg, options) => {
+    if (NODE_MODULE_WARNING.test(msg)) nodeWarnings.push(msg);
+    warn(msg, options);
+  };
+  await build({ configFile: join(repo, 'vite.config.ts'), logLevel: 'warn', customLogger: logger, build: { outDir, emptyOutDir: true } });
+  if (nodeWarnings.length > 0) throw new Error(`the gallery build pulled in Node modules:\n${nodeWarnings.join('\n')}`);
   return outDir;
 }
+
+/** Vite's warnings when browser code imports a Node built-in. */
+export const NODE_MODULE_WARNING = /externalized for browser compatibility|"node:[a-z_/]+"/;
+
+/** Headless Chromium flags: no sandbox (containers), software WebGL (SwiftShader), no background traffic. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+];
 
 interface Target {
   name: string;
@@ -174,17 +201,7 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
     executablePath: chromiumPath,
     headless: true,
     viewport: { width: 960, height: 720 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-    ],
+    args: CHROMIUM_ARGS,
   });
   const results: PageResult[] = [];
   try {

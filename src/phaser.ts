@@ -1,0 +1,17 @@
+/**
+ * `elastica/phaser`: the Phaser 4 scene plugin (Phaser >= 4.2 is a peer dependency).
+ *
+ *   import { ElasticaPlugin } from 'elastica/phaser';
+ *   new Phaser.Game({ ..., plugins: { scene: [{ key: 'ElasticaPlugin', plugin: ElasticaPlugin, mapping: 'soft' }] } });
+ *
+ * Importing this module also brings the `this.soft: ElasticaPlugin` declaration for every Phaser.Scene
+ * (a global augmentation in src/game/plugin.ts). The Phaser-free pieces it hands out (SoftSim, SoftBody,
+ * the option types) are re-exported here so a game needs one import.
+ */
+export { ElasticaPlugin, elasticaScenePlugin } from './game/plugin';
+export type { ElasticaPluginOptions } from './game/plugin';
+export { SoftSim, SoftBody } from './game/sim';
+export type {
+  SoftSimOptions, JellyOptions, RopeOptions, SheetOptions, MaterialOptions, BodyKind, StepListener,
+} from './game/sim';
+export type { Collider, ColliderShape } from './game/colliders';
