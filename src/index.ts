@@ -14,6 +14,13 @@
  */
 export { PhysicsWorld, warmUpEngine } from './world';
 export type { WorldOptions, ParticleOptions, TriangleOptions, ColliderOptions } from './world';
+// the fixed step's stages and user systems (world.addSystem), the step context they receive, the last step's stats
+export { STAGES, SystemError } from './systems/pipeline';
+export type { StageName, SystemFn, SystemPlacement } from './systems/pipeline';
+export type { StepContext } from './solver/context';
+export type { StepStats } from './solver/stats';
+export type { NewtonSettings } from './solver/newton';
+export type { ContactEvent } from './collision/contact';
 
 export { InputError } from './errors';
 

@@ -30,7 +30,15 @@ export class PenaltyTerm {
   private readonly h = new Float64Array(36);
   private readonly nodes = new Int32Array(3);
 
-  constructor(readonly geo: PenaltyGeometry, readonly k = 100, readonly thickness = 0.01) {}
+  readonly geo: PenaltyGeometry;
+  readonly k: number;
+  readonly thickness: number;
+
+  constructor(geo: PenaltyGeometry, k = 100, thickness = 0.01) {
+    this.geo = geo;
+    this.k = k;
+    this.thickness = thickness;
+  }
 
   /** Bind to a (new) topology: on a sparse pattern, add every node pair a penalty pair can couple. Returns this. */
   attach(t: Topology): this {
