@@ -1,0 +1,54 @@
+/**
+ * Issue 16: the spatial hash stays finite for any finite coordinate (cell indices are clamped).
+ * Before the clamp, a query at |x| ≥ 2^53 cells looped forever on `ix++` (the increment did
+ * nothing), so these scenes run in a child process with a timeout: a hang fails, it is not suffered.
+ */
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SpatialHash, CELL_LIMIT } from '../src/collision/hash';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'elastica.mjs');
+
+function farScene(px: string, radius: string, integrator: string): string {
+  return `<scene><duration time="0.1"/><integrator type="${integrator}" dt="0.01"/><collision type="game"/>
+<particle m="1" px="${px}" py="0" vx="0" vy="0" fixed="0"/>
+<circlecollider cx="0" cy="-5" radius="${radius}"/></scene>`;
+}
+
+describe('spatial hash: bounded for any finite coordinate', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'elastica-hash-'));
+  const cases: [string, string, string][] = [
+    ['1e17', '1', 'symplectic-euler'],
+    ['1e16', '1', 'implicit-euler'],
+    ['-1e300', '1', 'explicit-euler'],
+    ['3', '1e160', 'symplectic-euler'], // a huge circle pushes the particle to its far surface
+  ];
+  for (const [px, radius, integrator] of cases) {
+    it(`a particle at px=${px} with a circle of radius ${radius} (${integrator}) finishes`, () => {
+      const scene = join(dir, `far-${px}-${radius}.xml`);
+      writeFileSync(scene, farScene(px, radius, integrator));
+      const r = spawnSync(process.execPath, [BIN, 'run', scene, '--quiet'], { encoding: 'utf8', timeout: 30_000 });
+      expect(r.signal).toBeNull(); // not killed by the timeout
+      expect(r.stderr).not.toMatch(/internal error/);
+      expect(r.status === 0 || r.status === 3).toBe(true);
+    });
+  }
+
+  it('clamped far boxes are still found by a query that covers them, and not by one near the origin', () => {
+    const h = new SpatialHash(64);
+    h.begin(2, 0.5);
+    h.setBox(0, 1e17, 0, 1e17 + 1, 1);
+    h.setBox(1, 0, 0, 1, 1);
+    h.build();
+    const out = { buf: new Int32Array(4) };
+    expect([...out.buf.subarray(0, h.query(1e17, 0, 1e17, 0.5, out))]).toEqual([0]);
+    expect([...out.buf.subarray(0, h.query(0.2, 0.2, 0.3, 0.3, out))]).toEqual([1]);
+    expect([...out.buf.subarray(0, h.query(-1e308, -1e308, 1e308, 1e308, out))]).toEqual([0, 1]);
+    expect(CELL_LIMIT).toBeLessThan(2 ** 31);
+  });
+});
