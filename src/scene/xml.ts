@@ -409,7 +409,7 @@ function parseCollision(r: TagReader): CollisionDesc {
       // FOSSSim's PenaltyForce: k 100, thickness 0.01 by default; COR is read (as FOSSSim) and unused
       gameOnly('friction');
       r.num('COR', COR_RANGE, 1);
-      return { type: 'penalty', k: r.num('k', NON_NEGATIVE, 100), thickness: r.num('thickness', NON_NEGATIVE, 0.01) };
+      return { type: 'penalty', k: r.num('k', RANGES.coefficient, 100), thickness: r.num('thickness', RANGES.radius, 0.01) };
     case 'game':
       return { type: 'game', cor: r.num('COR', COR_RANGE, 0), friction: r.num('friction', RANGES.friction, 0.5) };
     default:

@@ -1,0 +1,58 @@
+/**
+ * Issue 16, item 2 (API side): a FOSSSim-exact step that is singular or leaves a non-finite state
+ * throws a SimulationError with the step, time, reason and (when known) particle, and the world
+ * stays at its last good state. Before, the solver's plain Error escaped (an `internal error` in
+ * the CLI) or NaN was left in the state.
+ */
+import { describe, expect, it } from 'vitest';
+import { SimulationError } from '../src/errors';
+import { parseSceneXml } from '../src/scene/xml';
+import { buildScene } from '../src/scene/build';
+
+function world(body: string, integrator: string, dt: string) {
+  const text = `<scene><duration time="100"/><integrator type="${integrator}" dt="${dt}"/>${body}</scene>`;
+  return buildScene(parseSceneXml(text, 's.xml')).world;
+}
+
+function failure(w: { step(): void }, maxSteps: number): SimulationError {
+  for (let s = 0; s < maxSteps; s++) {
+    try {
+      w.step();
+    } catch (e) {
+      expect(e).toBeInstanceOf(SimulationError);
+      return e as SimulationError;
+    }
+  }
+  throw new Error('expected a SimulationError');
+}
+
+const SPRING = `<particle m="1" px="0" py="0" vx="0" vy="0" fixed="1"/><particle m="1" px="1.5" py="0" vx="0" vy="0" fixed="0"/>
+<edge i="0" j="1"/><springforce edge="0" k="1000" l0="1"/>`;
+
+describe('SimulationError from world.step() in FOSSSim mode', () => {
+  it('a diverging explicit integrator: step, time, the particle, and the last good (finite) state kept', () => {
+    const w = world(SPRING, 'explicit-euler', '0.5');
+    const e = failure(w, 1000);
+    expect(e.reason).toMatch(/^the state became non-finite; the explicit integrator diverged/);
+    expect(e.element).toMatch(/^particle 1 /);
+    expect(e.step).toBe(w.stepCount + 1);
+    expect(e.time).toBe(e.step * 0.5);
+    expect(e.message).toBe(`the simulation failed at step ${e.step} (t = ${e.time}): ${e.reason} (${e.element})`);
+    const x = w.readPositions(), v = w.readVelocities();
+    expect([...x, ...v].every(Number.isFinite)).toBe(true);
+    // the world is usable: the same step fails the same way again
+    expect(failure(w, 1).step).toBe(e.step);
+  });
+
+  it('a singular implicit system: the solver message as the reason, state unchanged', () => {
+    const w = world(`<particle m="1" px="0" py="0" vx="0" vy="0" fixed="0"/><particle m="1" px="1" py="0" vx="0" vy="0" fixed="0"/>
+<vortexforce i="0" j="1" kbs="1e13" kvc="-1e13"/>`, 'implicit-euler', '0.1');
+    const before = w.readPositions();
+    const e = failure(w, 1);
+    expect(e.step).toBe(1);
+    expect(e.reason).toBe('the system matrix is singular');
+    expect(e.cause).toBeInstanceOf(Error);
+    expect(w.readPositions()).toEqual(before);
+    expect(w.stepCount).toBe(0);
+  });
+});
