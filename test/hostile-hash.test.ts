@@ -43,4 +43,18 @@ describe('spatial hash: bounded for any finite coordinate', () => {
     expect([...out.buf.subarray(0, h.query(-1e308, -1e308, 1e308, 1e308, out))]).toEqual([0, 1]);
     expect(CELL_LIMIT).toBeLessThan(2 ** 31);
   });
+
+  it('a query with a NaN bound scans the items instead of looping over the other axis (fuzz: seed 3, api case 303)', () => {
+    // x = NaN with y from -∞ to ∞: the cell loops ran 2^31 rows of nothing (7 s per query) and found nothing
+    const h = new SpatialHash(64);
+    h.begin(2, 0.5);
+    h.setBox(0, 0, 0, 1, 1);
+    h.setBox(1, 5, 5, 6, 6);
+    h.build();
+    const out = { buf: new Int32Array(4) };
+    const t0 = performance.now();
+    const k = h.query(Number.NaN, -Infinity, Number.NaN, Infinity, out);
+    expect(performance.now() - t0).toBeLessThan(100);
+    expect([...out.buf.subarray(0, k)]).toEqual([0, 1]); // conservative: a NaN box excludes nothing
+  });
 });

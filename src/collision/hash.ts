@@ -235,8 +235,9 @@ export class SpatialHash {
       if (k === out.buf.length) grow(out);
       out.buf[k++] = i;
     }
-    if ((x1 - x0 + 1) * (y1 - y0 + 1) > this.maxCells * 4) {
-      // Huge query: scan all items' boxes directly.
+    if (!((x1 - x0 + 1) * (y1 - y0 + 1) <= this.maxCells * 4)) {
+      // Huge query, or a NaN bound (whose cell loops would run over the other axis's whole range):
+      // scan all items' boxes directly (a NaN bound excludes nothing).
       for (let i = 0; i < this.nItems; i++) {
         if (stamp[i] === now) continue;
         const o = 4 * i;
