@@ -5,7 +5,9 @@
  * the CLI) or NaN was left in the state.
  */
 import { describe, expect, it } from 'vitest';
-import { SimulationError } from '../src/errors';
+import { InputError, SimulationError } from '../src/errors';
+import { DENSE_MAX_DOFS } from '../src/solver/topology';
+import { PhysicsWorld } from '../src/world';
 import { parseSceneXml } from '../src/scene/xml';
 import { buildScene } from '../src/scene/build';
 
@@ -54,5 +56,26 @@ describe('SimulationError from world.step() in FOSSSim mode', () => {
     expect(e.cause).toBeInstanceOf(Error);
     expect(w.readPositions()).toEqual(before);
     expect(w.stepCount).toBe(0);
+  });
+});
+
+describe('the dense LU of non-symmetric FOSSSim forces is bounded', () => {
+  const scene = (n: number) => {
+    const w = new PhysicsWorld({ dt: 0.01, gravity: null, integrator: 'implicit-euler', newton: 'fosssim' });
+    const p = Array.from({ length: n }, (_, i) => w.addParticle({ x: i, y: 0, m: 1 }));
+    w.addVortex(p[0]!, p[1]!, 1, 0.5);
+    return w;
+  };
+
+  it(`more than ${DENSE_MAX_DOFS / 2} particles with a vortex: an InputError saying why, before any allocation of the n² matrix`, () => {
+    const w = scene(DENSE_MAX_DOFS / 2 + 1);
+    expect(() => w.step()).toThrow(InputError);
+    expect(() => w.step()).toThrow(/513 particles with a damped spring .* or a vortex .*dense LU of 1026 × 1026 .*expected at most 512 particles/);
+  });
+
+  it('a small scene with a vortex still runs', () => {
+    const w = scene(8);
+    w.step();
+    expect(w.stepCount).toBe(1);
   });
 });

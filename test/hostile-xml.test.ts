@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors';
-import { parseSceneXml } from '../src/scene/xml';
+import { MAX_POLYGON_POINTS, parseSceneXml } from '../src/scene/xml';
 import { XML_LIMITS } from '../src/scene/xml-limits';
 
 const HEAD = '<duration time="1"/><integrator type="symplectic-euler" dt="0.01"/>';
@@ -97,6 +97,17 @@ describe('validity ranges (src/ranges.ts): finite values whose physics cannot be
       expect(errorOf(text)).toMatch(re);
     });
   }
+
+  it('a polygon collider has at most MAX_POLYGON_POINTS points (its O(N²) check took 33 s at 30k points)', () => {
+    const ring = (n: number) => Array.from({ length: n }, (_, i) => `${Math.cos((2 * Math.PI * i) / n)} ${Math.sin((2 * Math.PI * i) / n)}`).join(' ');
+    expect(errorOf(scene(`${P()}<collision type="game"/><polygoncollider points="${ring(MAX_POLYGON_POINTS + 1)}"/>`))).toMatch(
+      new RegExp(`<polygoncollider> #0: attribute 'points': expected .*at most ${MAX_POLYGON_POINTS} points.*got ${MAX_POLYGON_POINTS + 1} point`),
+    );
+    const t0 = performance.now();
+    const s = parseSceneXml(scene(`${P()}<collision type="game"/><polygoncollider points="${ring(MAX_POLYGON_POINTS)}"/>`), 'ok.xml');
+    expect(s.colliders[0]!.type).toBe('polygon');
+    expect(performance.now() - t0).toBeLessThan(5000);
+  });
 
   it('every bundled-scene value is inside the ranges (the bounds are wide)', () => {
     expect(() => parseSceneXml(scene(`${TRI}<elasticbodycstforce i1="0" i2="1" i3="2" youngsmodulus="2e11" poissonratio="0.5"/>`), 'ok.xml')).not.toThrow();

@@ -30,28 +30,27 @@ const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng.next() 
 
 /** A number in [lo, hi), or in hostile mode sometimes anything. */
 function num(c: Ctx, lo: number, hi: number): number {
-  if (c.mode === 'hostile' && c.rng.next() < 0.25) return pick(c.rng, HOSTILE);
+  if (c.mode === 'hostile' && c.rng.next() < 0.03) return pick(c.rng, HOSTILE);
   return c.rng.range(lo, hi);
 }
 
-/** A live particle, or in hostile mode sometimes a removed one, an invalid id or undefined. */
-function particle(c: Ctx): number {
-  if (c.mode === 'hostile' && c.rng.next() < 0.15) {
-    return pick(c.rng, [...c.removed, -1, 1e9, Number.NaN, undefined as unknown as number, 0.5]);
+/** In hostile mode, sometimes replace a live handle by a removed one, an invalid id or undefined. */
+function handle(c: Ctx, live: number): number {
+  if (c.mode === 'hostile' && c.rng.next() < 0.03) {
+    return pick(c.rng, [...c.removed, -1, 1e9, Number.NaN, undefined as unknown as number, 0.5, live]);
   }
-  return c.particles.length > 0 ? pick(c.rng, c.particles) : -1;
+  return live;
 }
 
-/** Distinct live particles (k of them), or null when there are too few. */
+/** k distinct live particles (each possibly made hostile by `handle`), or null when there are too few. */
 function distinct(c: Ctx, k: number): number[] | null {
-  if (c.mode === 'hostile') return Array.from({ length: k }, () => particle(c));
   if (c.particles.length < k) return null;
   const out: number[] = [];
   while (out.length < k) {
     const p = pick(c.rng, c.particles);
     if (!out.includes(p)) out.push(p);
   }
-  return out;
+  return out.map((p) => handle(c, p));
 }
 
 type Op = (c: Ctx) => void;
@@ -131,7 +130,7 @@ function chooseOp(rng: Rng): Op {
  */
 export function apiSequence(rng: Rng, maxSteps: number, mode: ApiMode, log?: (line: string) => void): boolean {
   const c: Ctx = { rng, mode, particles: [], removed: [], world: null as unknown as PhysicsWorld };
-  const dt = mode === 'hostile' && rng.next() < 0.2 ? pick(rng, HOSTILE) : pick(rng, [1 / 60, 1 / 120, 0.01, 1 / 30]);
+  const dt = mode === 'hostile' && rng.next() < 0.05 ? pick(rng, HOSTILE) : pick(rng, [1 / 60, 1 / 120, 0.01, 1 / 30]);
   const options = {
     dt,
     integrator: pick(rng, INTEGRATORS),
