@@ -57,6 +57,15 @@ describe('SimulationError from world.step() in FOSSSim mode', () => {
     expect(w.readPositions()).toEqual(before);
     expect(w.stepCount).toBe(0);
   });
+
+  it('a singular symmetric system (masses at the bottom of their range, stiffness at the top): the sparse solver\'s message', () => {
+    // the issue's "SymmetricSolver: matrix is singular" internal errors, with in-range values
+    const w = world(`<particle m="1e-12" px="0" py="0" vx="0" vy="0" fixed="0"/><particle m="1e-12" px="1.5" py="0" vx="0" vy="0" fixed="0"/>
+<elasticbodyspringforce i1="0" i2="1" alpha="1e13" l0="1"/>`, 'implicit-euler', '10');
+    const e = failure(w, 1);
+    expect(e.message).toMatch(/^the simulation failed at step 1 \(t = 10\): SymmetricSolver: matrix is singular \(full-pivot LU rank \d < n = 4\)/);
+    expect(w.stepCount).toBe(0);
+  });
 });
 
 describe('the dense LU of non-symmetric FOSSSim forces is bounded', () => {
