@@ -55,8 +55,10 @@ export interface RunOptions {
 
 /** A failure the CLI reports in one line with its own exit code. */
 class CliExit extends Error {
-  constructor(message: string, readonly code: number) {
+  readonly code: number;
+  constructor(message: string, code: number) {
     super(message);
+    this.code = code;
   }
 }
 
