@@ -7,7 +7,7 @@
  * - Meshing helpers (box, sheet, circle, polygon, rope polylines, display refinement).
  * - The Phaser-free game core (SoftSim: pixel units, fixed-step loop, bodies, colliders), which
  *   `elastica/phaser` drives from a Phaser scene; usable headless, e.g. in game logic tests.
- * - InputError, the error every bad input throws; `math`, the deterministic math the engine uses.
+ * - InputError, the error every bad input throws; SimulationError, a FOSSSim-exact run that failed; `math`, the deterministic math the engine uses.
  *
  * Anything not exported here, from `elastica/phaser` or from `elastica/node` is internal and may change
  * in any release. docs/api.md lists the public API.
@@ -22,7 +22,7 @@ export type { StepStats } from './solver/stats';
 export type { NewtonSettings } from './solver/newton';
 export type { ContactEvent } from './collision/contact';
 
-export { InputError } from './errors';
+export { InputError, SimulationError } from './errors';
 
 export { parseSceneXml } from './scene/xml';
 export { buildScene, sceneSteps } from './scene/build';

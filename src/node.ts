@@ -8,6 +8,7 @@
  * Everything in `elastica` (the engine) works in Node too; import it from there.
  */
 export { loadSceneFile } from './scene/load';
-export { runScene, SimulationError } from './cli/main';
+export { runScene } from './cli/main';
+export { SimulationError } from './errors'; // also in `elastica`; kept here, where runScene users found it
 export type { RunOptions as RunSceneOptions } from './cli/main';
 export { StateWriter } from './cli/output';

@@ -76,7 +76,7 @@ describe('elastica CLI', () => {
     expect(r5.code).toBe(2);
   });
 
-  it('a diverging simulation exits 1 and leaves no output file', () => {
+  it('a diverging simulation exits 3 with step, time and particle, and leaves no output file', () => {
     const scene = join(dir, 'diverge.xml');
     // A very stiff spring with explicit Euler and a large step explodes.
     writeFileSync(scene, `<scene><duration time="100"/><integrator type="explicit-euler" dt="0.5"/>
@@ -84,8 +84,9 @@ describe('elastica CLI', () => {
       <edge i="0" j="1"/><springforce edge="0" k="1000" l0="1"/></scene>`);
     const out = join(dir, 'diverge.bin');
     const r = run(['run', scene, '--out', out]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/non-finite/);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^elastica: .*diverge\.xml: the simulation failed at step \d+ \(t = [\d.]+\): the state became non-finite.*\(particle 1 /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(out)).toBe(false);
   });
 

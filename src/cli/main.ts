@@ -1,24 +1,28 @@
 /**
  * The headless `elastica` command.
  *
- *   elastica run <scene.xml> [--out <file.bin>] [--steps N] [--quiet]
+ *   elastica run <scene.xml> [--out <file.bin>] [--steps N] [--force] [--quiet]
  *   elastica render <scene.xml> [--frames <dir>] [--gif <file>] [--mp4 <file>] [--fps N] [--size WxH] [--format png|svg]
  *   elastica -s <scene.xml> -d 0 [-o <file.bin>] [-g 1] [-m <dir>]      (FOSSSim's form)
  *
- * Exit codes: 0 done, 2 bad input, 1 internal error. Bad input prints one
- * message, never a stack trace. docs/cli.md.
+ * Exit codes: 0 done, 1 internal error (a bug), 2 bad input (including a run over the limits of
+ * src/cli/limits.ts without --force), 3 the simulation failed (a SimulationError: singular
+ * system or a diverged, non-finite state), 128 + n stopped by signal n (SIGINT 130, SIGTERM 143).
+ * Every failure prints one message, never a stack trace, and leaves no output file. docs/cli.md.
  */
 import { parseArgs } from 'node:util';
-import { InputError } from '../errors';
+import { InputError, SimulationError } from '../errors';
 import { loadSceneFile } from '../scene/load';
 import { buildScene } from '../scene/build';
 import { CollisionRecorder } from '../collision/simple';
 import type { FrameOutput, FrameTargets } from '../render/output';
 import { StateWriter } from './output';
 import { createProgress } from './progress';
+import { checkRunLimits } from './limits';
+import { signalExitCode, watchSignals, type SignalWatch } from './signals';
 
 const USAGE = `Usage:
-  elastica run <scene.xml> [--out <file.bin>] [--steps N] [--quiet]
+  elastica run <scene.xml> [--out <file.bin>] [--steps N] [--force] [--quiet]
   elastica render <scene.xml> [--frames <dir>] [--format png|svg] [--gif <out.gif>] [--mp4 <out.mp4>]
                   [--fps N] [--size WxH] [--strain] [--steps N] [--out <file.bin>] [--quiet]
   elastica -s <scene.xml> -d 0 [-o <file.bin>] [-g 0|1] [-m <dir>] [--fps N] [--size WxH]   FOSSSim's command form
@@ -32,7 +36,11 @@ initial state and one per step, each all positions then all velocities (with
 render: the same run drawn as frames (default 24 per second of simulated time,
 800x600) into a folder, an animated GIF and/or an mp4 (needs ffmpeg).
 -g 1 writes pngs/frame%05d.png (the folder pngs/ must exist, as in FOSSSim) and
--m <dir> writes <dir>/frame%05d.svg, one frame per step (or per --fps sample).`;
+-m <dir> writes <dir>/frame%05d.svg, one frame per step (or per --fps sample).
+A run of more than 1 000 000 steps (without --steps) or more than 1 GiB of state
+output (or more than the disk has free) is refused unless --force is given.
+Exit codes: 0 done, 1 internal error, 2 bad input, 3 the simulation failed,
+128+n stopped by signal n.`;
 
 export interface RunOptions {
   scene: string;
@@ -41,6 +49,35 @@ export interface RunOptions {
   quiet?: boolean;
   /** Frame and movie output (src/render); absent: none. */
   frames?: Omit<FrameTargets, 'size'> & { size?: FrameTargets['size'] };
+  /** Run even when over the limits of src/cli/limits.ts. */
+  force?: boolean;
+}
+
+/** A failure the CLI reports in one line with its own exit code. */
+class CliExit extends Error {
+  readonly code: number;
+  constructor(message: string, code: number) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** Yield to the event loop (so signal handlers run) at most every this many ms. */
+const YIELD_MS = 50;
+
+/** One step; a failed simulation becomes a one-line report naming the file (exit code 3). */
+function stepOrReport(world: { step(): void }, scene: string): void {
+  try {
+    world.step();
+  } catch (e) {
+    if (e instanceof SimulationError) throw new CliExit(`${scene}: ${e.message}`, 3);
+    throw e;
+  }
+}
+
+function stopIfSignalled(signals: SignalWatch, scene: string, step: number): void {
+  const sig = signals.signal;
+  if (sig !== null) throw new CliExit(`${scene}: stopped by ${sig} after step ${step}; no output written`, signalExitCode(sig));
 }
 
 export interface RunResult {
@@ -102,6 +139,9 @@ export async function runScene(opts: RunOptions): Promise<RunResult> {
   for (const w of desc.warnings) process.stderr.write(`warning: ${w}\n`);
   const { world, steps: sceneSteps } = buildScene(desc);
   const steps = opts.steps ?? sceneSteps;
+  checkRunLimits({
+    scene: opts.scene, steps, stepsGiven: opts.steps !== undefined, particles: world.particleCount(), out: opts.out, force: opts.force === true,
+  });
   let frames: FrameOutput | null = null;
   if (opts.frames) {
     const { FrameOutput: Output } = await import('../render/output');
@@ -118,6 +158,8 @@ export async function runScene(opts: RunOptions): Promise<RunResult> {
   const recorder = desc.collision?.type === 'simple' ? new CollisionRecorder() : null;
   if (recorder) world.contacts.simple.recorder = recorder;
   const progress = createProgress(steps, opts.quiet === true, frames ? 50 : 500);
+  const signals = watchSignals();
+  let lastYield = Date.now();
   try {
     const x = world.readPositions();
     const v = world.readVelocities();
@@ -125,21 +167,18 @@ export async function runScene(opts: RunOptions): Promise<RunResult> {
     if (recorder) writer?.writeCollisions(null);
     if (frames) await frames.step(0, x);
     for (let s = 1; s <= steps; s++) {
-      world.step();
+      stepOrReport(world, opts.scene); // a non-finite state is a SimulationError from the step itself
       world.readPositions(x);
       world.readVelocities(v);
-      for (let i = 0; i < x.length; i++) {
-        if (!Number.isFinite(x[i]!) || !Number.isFinite(v[i]!)) {
-          throw new SimulationError(
-            `${opts.scene}: the simulation produced a non-finite value at step ${s} (t = ${world.time}): ` +
-              `particle ${i >> 1} diverged; try a smaller dt or an implicit integrator`,
-          );
-        }
-      }
       writer?.write(x, v);
       if (recorder) writer?.writeCollisions(recorder);
       if (frames) await frames.step(s, x);
       progress.tick(s);
+      if (Date.now() - lastYield >= YIELD_MS) {
+        await new Promise((r) => setImmediate(r));
+        stopIfSignalled(signals, opts.scene, s);
+        lastYield = Date.now();
+      }
     }
     progress.stop();
     await frames?.finish();
@@ -149,6 +188,8 @@ export async function runScene(opts: RunOptions): Promise<RunResult> {
     writer?.abort();
     frames?.abort();
     throw e;
+  } finally {
+    signals.dispose();
   }
   const files = [...(writer ? [{ path: writer.path, bytes: writer.size() }] : []), ...(frames ? frames.files() : [])];
   const result: RunResult = {
@@ -158,9 +199,6 @@ export async function runScene(opts: RunOptions): Promise<RunResult> {
   return result;
 }
 
-/** The simulation itself failed (diverged); exit code 1. */
-export class SimulationError extends Error {}
-
 export async function main(argv: string[]): Promise<number> {
   try {
     return await dispatch(argv);
@@ -169,9 +207,9 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`elastica: ${e.message}\n`);
       return 2;
     }
-    if (e instanceof SimulationError) {
+    if (e instanceof CliExit) {
       process.stderr.write(`elastica: ${e.message}\n`);
-      return 1;
+      return e.code;
     }
     process.stderr.write(`elastica: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
     if (process.env.ELASTICA_DEBUG) process.stderr.write(`${e instanceof Error ? e.stack : ''}\n`);
@@ -208,6 +246,7 @@ async function dispatch(argv: string[]): Promise<number> {
     const { values, positionals } = parse(rest, {
       out: { type: 'string', short: 'o' },
       steps: { type: 'string' },
+      force: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
     });
     if (positionals.length !== 1) throw new InputError(`run: expected exactly one scene file, got ${positionals.length}\n${USAGE}`);
@@ -216,6 +255,7 @@ async function dispatch(argv: string[]): Promise<number> {
       out: values.out as string | undefined,
       steps: parseSteps(values.steps as string | undefined),
       quiet: values.quiet as boolean | undefined,
+      force: values.force === true,
     });
     return 0;
   }
@@ -230,6 +270,7 @@ async function dispatch(argv: string[]): Promise<number> {
       strain: { type: 'boolean' },
       out: { type: 'string', short: 'o' },
       steps: { type: 'string' },
+      force: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
     });
     if (positionals.length !== 1) throw new InputError(`render: expected exactly one scene file, got ${positionals.length}\n${USAGE}`);
@@ -244,6 +285,7 @@ async function dispatch(argv: string[]): Promise<number> {
       out: str('out'),
       steps: parseSteps(str('steps')),
       quiet: values.quiet as boolean | undefined,
+      force: values.force === true,
       frames: {
         dir: str('frames'), createDir: true, format: parseFormat(str('format'), 'png'), gif: str('gif'), mp4: str('mp4'),
         fps: parseFps(str('fps')) ?? 24, firstIndex: 0, includeInitial: true, size: parseSize(str('size')), strain: values.strain === true,
@@ -287,6 +329,7 @@ async function dispatch(argv: string[]): Promise<number> {
       format: { type: 'string' },
       strain: { type: 'boolean' },
       steps: { type: 'string' },
+      force: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
     });
     if (positionals.length > 0) throw new InputError(`unexpected argument "${positionals[0]}"\n${USAGE}`);
@@ -316,6 +359,7 @@ async function dispatch(argv: string[]): Promise<number> {
       out: values.output as string | undefined,
       steps: parseSteps(values.steps as string | undefined),
       quiet: values.quiet as boolean | undefined,
+      force: values.force === true,
       frames,
     });
     return 0;

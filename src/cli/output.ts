@@ -64,7 +64,11 @@ export class StateWriter {
     const n = 2 * this.particleCount;
     for (let i = 0; i < n; i++) this.buf.writeDoubleLE(x[i]!, 8 * i);
     for (let i = 0; i < n; i++) this.buf.writeDoubleLE(v[i]!, 8 * (n + i));
-    writeSync(this.fd, this.buf);
+    try {
+      writeSync(this.fd, this.buf);
+    } catch (e) {
+      throw new InputError(`cannot write output file '${this.path}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    }
   }
 
   /** Move the finished file into place. */

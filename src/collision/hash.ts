@@ -8,6 +8,20 @@ function hashCell(ix: number, iy: number, mask: number): number {
   return (Math.imul(ix, 73856093) ^ Math.imul(iy, 19349663)) & mask;
 }
 
+/**
+ * Cell indices are clamped to ±CELL_LIMIT, so every loop over cells stays finite for any finite
+ * coordinate (above 2^53 an index's `ix++` would do nothing and a loop would never end). Clamping
+ * is monotonic, so boxes that share a cell still share one after it: far items only crowd the
+ * border cells (more candidates, never a missed pair). NaN stays NaN, and a loop over it runs zero times.
+ */
+export const CELL_LIMIT = 1 << 30;
+
+/** floor(v), clamped to [-CELL_LIMIT, CELL_LIMIT]. */
+function cellIndex(v: number): number {
+  const c = Math.floor(v);
+  return c < -CELL_LIMIT ? -CELL_LIMIT : c > CELL_LIMIT ? CELL_LIMIT : c;
+}
+
 /** Integer results of countCells: [0] cell entries, [1] items too large for the grid. */
 const HS = new Int32Array(2);
 
@@ -159,10 +173,10 @@ export class SpatialHash {
   /** Set item i's box from the scratch `q`. */
   setBoxQ(i: number): void {
     const inv = this.grid[1]!, b = this.boxes, o = 4 * i, q = this.q;
-    b[o] = Math.floor(q[0]! * inv);
-    b[o + 1] = Math.floor(q[1]! * inv);
-    b[o + 2] = Math.floor(q[2]! * inv);
-    b[o + 3] = Math.floor(q[3]! * inv);
+    b[o] = cellIndex(q[0]! * inv);
+    b[o + 1] = cellIndex(q[1]! * inv);
+    b[o + 2] = cellIndex(q[2]! * inv);
+    b[o + 3] = cellIndex(q[3]! * inv);
   }
 
   /**
@@ -204,8 +218,8 @@ export class SpatialHash {
 
   private collect(out: { buf: Int32Array }): number {
     const inv = this.grid[1]!, q = this.q;
-    const x0 = Math.floor(q[0]! * inv), y0 = Math.floor(q[1]! * inv);
-    const x1 = Math.floor(q[2]! * inv), y1 = Math.floor(q[3]! * inv);
+    const x0 = cellIndex(q[0]! * inv), y0 = cellIndex(q[1]! * inv);
+    const x1 = cellIndex(q[2]! * inv), y1 = cellIndex(q[3]! * inv);
     const stamp = this.stamp, b = this.boxes;
     let now = ++this.stampNow;
     if (now === 0x7fffffff) {
@@ -221,8 +235,9 @@ export class SpatialHash {
       if (k === out.buf.length) grow(out);
       out.buf[k++] = i;
     }
-    if ((x1 - x0 + 1) * (y1 - y0 + 1) > this.maxCells * 4) {
-      // Huge query: scan all items' boxes directly.
+    if (!((x1 - x0 + 1) * (y1 - y0 + 1) <= this.maxCells * 4)) {
+      // Huge query, or a NaN bound (whose cell loops would run over the other axis's whole range):
+      // scan all items' boxes directly (a NaN bound excludes nothing).
       for (let i = 0; i < this.nItems; i++) {
         if (stamp[i] === now) continue;
         const o = 4 * i;

@@ -10,7 +10,9 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { InputError } from '../errors';
-import { ANY, NON_NEGATIVE, POSITIVE, UNIT, TagReader, type SceneElement } from './attrs';
+import { POSITIVE, TagReader, type SceneElement } from './attrs';
+import { f as fmt, MAX_COORD, RANGES } from '../ranges';
+import { checkXmlLimits, xmlParserError } from './xml-limits';
 import type {
   ColliderDesc,
   CollisionDesc,
@@ -149,7 +151,7 @@ export function parseSceneXml(text: string, source: string): SceneDescription {
         scene.description = r.str('text', '');
         break;
       case 'duration':
-        scene.duration = r.num('time', NON_NEGATIVE);
+        scene.duration = r.num('time', RANGES.duration);
         break;
       case 'integrator':
         scene.integrator = parseIntegrator(r);
@@ -158,7 +160,7 @@ export function parseSceneXml(text: string, source: string): SceneDescription {
         scene.maxsimfreq = r.num('max', POSITIVE);
         break;
       case 'viewport':
-        scene.viewport = { cx: r.num('cx'), cy: r.num('cy'), size: r.num('size', POSITIVE) };
+        scene.viewport = { cx: r.num('cx', RANGES.coordinate), cy: r.num('cy', RANGES.coordinate), size: r.num('size', RANGES.length) };
         break;
       case 'backgroundcolor':
         scene.backgroundcolor = r.rgb();
@@ -244,7 +246,13 @@ function checkMassless(scene: SceneDescription, readers: TagReader[]): void {
 // XML -> flat list of <scene> children in document order
 
 function readElements(text: string, source: string): SceneElement[] {
-  const valid = XMLValidator.validate(text);
+  checkXmlLimits(text, source); // size, depth, tag count, attribute length, DOCTYPE, reserved names
+  let valid: ReturnType<typeof XMLValidator.validate>;
+  try {
+    valid = XMLValidator.validate(text);
+  } catch (e) {
+    throw xmlParserError(e, source);
+  }
   if (valid !== true) {
     const { line, col, msg } = valid.err;
     const at = col !== undefined ? `line ${line}, column ${col}` : `line ${line}`;
@@ -261,7 +269,13 @@ function readElements(text: string, source: string): SceneElement[] {
   });
   const meta = XMLParser.getMetaDataSymbol() as unknown as string;
   const lineOf = lineIndex(text);
-  const top = (parser.parse(text) as Node[]).filter(isElement);
+  let parsed: Node[];
+  try {
+    parsed = parser.parse(text) as Node[];
+  } catch (e) {
+    throw xmlParserError(e, source);
+  }
+  const top = parsed.filter(isElement);
   if (top.length !== 1) {
     throw new InputError(`${source}: expected exactly one root element <scene>, found ${top.length} root elements`);
   }
@@ -319,16 +333,16 @@ function lineIndex(text: string): (offset: number) => number {
 function parseParticle(r: TagReader): ParticleDesc {
   const fixed = r.bool('fixed');
   const m = fixed
-    ? r.num('m', { what: 'a number >= 0 for a fixed particle', ok: (x) => x >= 0 })
-    : r.num('m', { what: 'a number >= 0 for a free particle (0 only if triangles with a density give it mass)', ok: (x) => x >= 0 });
+    ? r.num('m', { what: `${RANGES.mass.what} for a fixed particle`, ok: RANGES.mass.ok })
+    : r.num('m', { what: `${RANGES.mass.what} for a free particle (0 only if triangles with a density give it mass)`, ok: RANGES.mass.ok });
   const p: ParticleDesc = {
     m,
-    px: r.num('px'),
-    py: r.num('py'),
-    vx: r.num('vx'),
-    vy: r.num('vy'),
+    px: r.num('px', RANGES.coordinate),
+    py: r.num('py', RANGES.coordinate),
+    vx: r.num('vx', RANGES.velocity),
+    vy: r.num('vy', RANGES.velocity),
     fixed,
-    radius: r.num('radius', NON_NEGATIVE, 0.1),
+    radius: r.num('radius', RANGES.radius, 0.1),
   };
   const tag = r.raw('tag');
   if (tag !== undefined) p.tag = tag;
@@ -340,14 +354,16 @@ function parseEdge(r: TagReader, nParticles: number): EdgeDesc {
   const i = r.index('i', nParticles, 'particle');
   const j = r.index('j', nParticles, 'particle');
   r.distinct(['i', 'j'], [i, j]);
-  const e: EdgeDesc = { i, j, radius: r.num('radius', NON_NEGATIVE, 0.015) };
+  const e: EdgeDesc = { i, j, radius: r.num('radius', RANGES.radius, 0.015) };
   r.finish();
   return e;
 }
 
 function parseHalfplane(r: TagReader): HalfplaneDesc {
-  const h: HalfplaneDesc = { px: r.num('px'), py: r.num('py'), nx: r.num('nx'), ny: r.num('ny') };
-  if (h.nx * h.nx + h.ny * h.ny === 0) r.fail(`attributes 'nx', 'ny': expected a non-zero normal, got (0, 0)`);
+  const C = RANGES.coordinate;
+  const h: HalfplaneDesc = { px: r.num('px', C), py: r.num('py', C), nx: r.num('nx', C), ny: r.num('ny', C) };
+  // The normal is normalized: its squared length must be a normal, non-zero double (ny="1e-200" squares to 0).
+  if (!(h.nx * h.nx + h.ny * h.ny >= 1e-300)) r.fail(`attributes 'nx', 'ny': expected a non-zero normal, got (${h.nx}, ${h.ny})`);
   r.finish();
   return h;
 }
@@ -358,10 +374,10 @@ function parseIntegrator(r: TagReader): IntegratorDesc {
   if (type === undefined || !Object.prototype.hasOwnProperty.call(INTEGRATORS, rawType.trim())) {
     r.fail(`attribute 'type': unknown integrator type ${JSON.stringify(rawType)}; expected one of ${INTEGRATOR_LIST}`);
   }
-  const desc: IntegratorDesc = { type, dt: r.num('dt', POSITIVE) };
+  const desc: IntegratorDesc = { type, dt: r.num('dt', RANGES.dt) };
   // Game-mode Newton settings; absent means FOSSSim semantics.
-  if (r.has('maxiters')) desc.maxiters = r.int('maxiters', 1);
-  if (r.has('tolerance')) desc.tolerance = r.num('tolerance', POSITIVE);
+  if (r.has('maxiters')) desc.maxiters = r.num('maxiters', RANGES.newtonIters);
+  if (r.has('tolerance')) desc.tolerance = r.num('tolerance', RANGES.tolerance);
   if (r.has('linesearch')) desc.linesearch = r.bool('linesearch');
   if (r.has('projection')) {
     const raw = r.str('projection');
@@ -373,7 +389,7 @@ function parseIntegrator(r: TagReader): IntegratorDesc {
 }
 
 /** COR as a coefficient of restitution: a number in [0, 1]. */
-const COR_RANGE = { what: 'a number in [0, 1] (coefficient of restitution)', ok: UNIT.ok };
+const COR_RANGE = { what: 'a number in [0, 1] (coefficient of restitution)', ok: RANGES.unit.ok };
 
 function parseCollision(r: TagReader): CollisionDesc {
   const raw = r.str('type');
@@ -393,9 +409,9 @@ function parseCollision(r: TagReader): CollisionDesc {
       // FOSSSim's PenaltyForce: k 100, thickness 0.01 by default; COR is read (as FOSSSim) and unused
       gameOnly('friction');
       r.num('COR', COR_RANGE, 1);
-      return { type: 'penalty', k: r.num('k', NON_NEGATIVE, 100), thickness: r.num('thickness', NON_NEGATIVE, 0.01) };
+      return { type: 'penalty', k: r.num('k', RANGES.coefficient, 100), thickness: r.num('thickness', RANGES.radius, 0.01) };
     case 'game':
-      return { type: 'game', cor: r.num('COR', COR_RANGE, 0), friction: r.num('friction', NON_NEGATIVE, 0.5) };
+      return { type: 'game', cor: r.num('COR', COR_RANGE, 0), friction: r.num('friction', RANGES.friction, 0.5) };
     default:
       if (UNSUPPORTED_COLLISION.includes(type)) {
         r.fail(`attribute 'type': FOSSSim collision type "${type}" is not supported yet; expected none, simple, penalty or game`);
@@ -415,16 +431,17 @@ function parseCollisionDetection(r: TagReader): { type: string } {
 /** Optional per-collider `COR` / `friction`. */
 function colliderMaterial<T extends ColliderDesc>(r: TagReader, c: T): T {
   if (r.has('COR')) c.cor = r.num('COR', COR_RANGE);
-  if (r.has('friction')) c.friction = r.num('friction', NON_NEGATIVE);
+  if (r.has('friction')) c.friction = r.num('friction', RANGES.friction);
   return c;
 }
 
 function parseCollider(r: TagReader): ColliderDesc {
+  const C = RANGES.coordinate;
   switch (r.el.tag) {
     case 'circlecollider':
-      return colliderMaterial(r, { type: 'circle', cx: r.num('cx'), cy: r.num('cy'), radius: r.num('radius', POSITIVE) });
+      return colliderMaterial(r, { type: 'circle', cx: r.num('cx', C), cy: r.num('cy', C), radius: r.num('radius', RANGES.length) });
     case 'segmentcollider': {
-      const c = { type: 'segment' as const, x1: r.num('x1'), y1: r.num('y1'), x2: r.num('x2'), y2: r.num('y2') };
+      const c = { type: 'segment' as const, x1: r.num('x1', C), y1: r.num('y1', C), x2: r.num('x2', C), y2: r.num('y2', C) };
       if (c.x1 === c.x2 && c.y1 === c.y2) r.fail(`attributes 'x1', 'y1', 'x2', 'y2': expected two different end points, got (${c.x1}, ${c.y1}) twice`);
       return colliderMaterial(r, c);
     }
@@ -435,17 +452,25 @@ function parseCollider(r: TagReader): ColliderDesc {
   }
 }
 
+/**
+ * Most points of a `<polygoncollider>`: its simplicity check compares every pair of edges (O(N²):
+ * ~0.4 s at 4096 points; 30 000 points took 33 s), so the count is bounded (docs/scene-format.md).
+ */
+export const MAX_POLYGON_POINTS = 4096;
+
 const NUMBER_TOKEN = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** `points="x0 y0 x1 y1 ..."` (white space and/or commas): a simple polygon of at least 3 distinct vertices. */
 function parsePolygonPoints(r: TagReader): number[] {
   const raw = r.str('points');
   const tokens = raw.split(/[\s,]+/).filter((t) => t !== '');
-  const expected = 'x y pairs of finite numbers (at least 3 points) of a simple polygon';
-  const bad = tokens.find((t) => !NUMBER_TOKEN.test(t) || !Number.isFinite(Number(t)));
+  const expected = `x y pairs of numbers with |x| <= ${fmt(MAX_COORD)} (at least 3, at most ${MAX_POLYGON_POINTS} points) of a simple polygon`;
+  const bad = tokens.find((t) => !NUMBER_TOKEN.test(t) || !Number.isFinite(Number(t)) || !RANGES.coordinate.ok(Number(t)));
   if (bad !== undefined) r.fail(`attribute 'points': expected ${expected}, got the value ${JSON.stringify(bad)}`);
   if (tokens.length % 2 !== 0) r.fail(`attribute 'points': expected ${expected}, got an odd count of ${tokens.length} numbers`);
-  if (tokens.length < 6) r.fail(`attribute 'points': expected ${expected}, got ${tokens.length / 2} point(s)`);
+  if (tokens.length < 6 || tokens.length > 2 * MAX_POLYGON_POINTS) {
+    r.fail(`attribute 'points': expected ${expected}, got ${tokens.length / 2} point(s)`);
+  }
   const p = tokens.map(Number);
   const problem = polygonProblem(p);
   if (problem) r.fail(`attribute 'points': expected ${expected}; ${problem}`);
@@ -492,12 +517,12 @@ export function polygonProblem(p: number[]): string {
 function readAlpha(r: TagReader): number {
   if (!r.has('alpha') && r.has('alhpa')) {
     r.warn(`attribute 'alhpa' is a misspelling of 'alpha'; accepted as 'alpha'`);
-    return r.num('alhpa', NON_NEGATIVE);
+    return r.num('alhpa', RANGES.coefficient);
   }
   if (r.has('alpha') && r.has('alhpa')) {
     r.fail(`both 'alpha' and its misspelling 'alhpa' are given; keep only 'alpha'`);
   }
-  return r.num('alpha', NON_NEGATIVE);
+  return r.num('alpha', RANGES.coefficient);
 }
 
 function parseForce(r: TagReader, particles: ParticleDesc[], nEdges: number): ForceDesc {
@@ -508,56 +533,56 @@ function parseForce(r: TagReader, particles: ParticleDesc[], nEdges: number): Fo
       return {
         type: 'springforce',
         edge: r.index('edge', nEdges, 'edge'),
-        k: r.num('k', NON_NEGATIVE),
-        l0: r.num('l0', POSITIVE),
-        b: r.num('b', NON_NEGATIVE, 0),
+        k: r.num('k', RANGES.coefficient),
+        l0: r.num('l0', RANGES.length),
+        b: r.num('b', RANGES.coefficient, 0),
       };
     case 'simplegravity':
-      return { type: 'simplegravity', fx: r.num('fx'), fy: r.num('fy') };
+      return { type: 'simplegravity', fx: r.num('fx', RANGES.force), fy: r.num('fy', RANGES.force) };
     case 'constantforce':
-      return { type: 'constantforce', fx: r.num('fx'), fy: r.num('fy') };
+      return { type: 'constantforce', fx: r.num('fx', RANGES.force), fy: r.num('fy', RANGES.force) };
     case 'dragdamping':
-      return { type: 'dragdamping', b: r.num('b', NON_NEGATIVE) };
+      return { type: 'dragdamping', b: r.num('b', RANGES.coefficient) };
     case 'gravitationalforce': {
       const i = pIndex('i');
       const j = pIndex('j');
       r.distinct(['i', 'j'], [i, j]);
-      return { type: 'gravitationalforce', i, j, G: r.num('G', NON_NEGATIVE) };
+      return { type: 'gravitationalforce', i, j, G: r.num('G', RANGES.coefficient) };
     }
     case 'vortexforce': {
       const i = pIndex('i');
       const j = pIndex('j');
       r.distinct(['i', 'j'], [i, j]);
-      return { type: 'vortexforce', i, j, kbs: r.num('kbs', ANY), kvc: r.num('kvc', ANY) };
+      return { type: 'vortexforce', i, j, kbs: r.num('kbs', RANGES.signedCoefficient), kvc: r.num('kvc', RANGES.signedCoefficient) };
     }
     case 'elasticbodyspringforce': {
       const i1 = pIndex('i1');
       const i2 = pIndex('i2');
       r.distinct(['i1', 'i2'], [i1, i2]);
-      return { type: 'elasticbodyspringforce', i1, i2, alpha: readAlpha(r), l0: r.num('l0', POSITIVE) };
+      return { type: 'elasticbodyspringforce', i1, i2, alpha: readAlpha(r), l0: r.num('l0', RANGES.length) };
     }
     case 'elasticbodybendingforce': {
       const i1 = pIndex('i1');
       const i2 = pIndex('i2');
       const i3 = pIndex('i3');
       r.distinct(['i1', 'i2', 'i3'], [i1, i2, i3]);
-      return { type: 'elasticbodybendingforce', i1, i2, i3, alpha: readAlpha(r), theta0: r.num('theta0') };
+      return { type: 'elasticbodybendingforce', i1, i2, i3, alpha: readAlpha(r), theta0: r.num('theta0', RANGES.angle) };
     }
     case 'elasticbodycstforce': {
       const i1 = pIndex('i1');
       const i2 = pIndex('i2');
       const i3 = pIndex('i3');
       r.distinct(['i1', 'i2', 'i3'], [i1, i2, i3]);
-      const youngsmodulus = r.num('youngsmodulus', POSITIVE);
-      const poissonratio = r.num('poissonratio', { what: 'a number in (-1, 1)', ok: (x) => x > -1 && x < 1 });
+      const youngsmodulus = r.num('youngsmodulus', RANGES.positiveCoefficient);
+      const poissonratio = r.num('poissonratio', RANGES.poisson);
       const p = [particles[i1], particles[i2], particles[i3]];
       const xb: [number, number, number, number, number, number] = [
-        r.num('xb1x', ANY, p[0].px),
-        r.num('xb1y', ANY, p[0].py),
-        r.num('xb2x', ANY, p[1].px),
-        r.num('xb2y', ANY, p[1].py),
-        r.num('xb3x', ANY, p[2].px),
-        r.num('xb3y', ANY, p[2].py),
+        r.num('xb1x', RANGES.coordinate, p[0].px),
+        r.num('xb1y', RANGES.coordinate, p[0].py),
+        r.num('xb2x', RANGES.coordinate, p[1].px),
+        r.num('xb2y', RANGES.coordinate, p[1].py),
+        r.num('xb3x', RANGES.coordinate, p[2].px),
+        r.num('xb3y', RANGES.coordinate, p[2].py),
       ];
       const ax = xb[2] - xb[0];
       const ay = xb[3] - xb[1];
@@ -578,7 +603,7 @@ function parseForce(r: TagReader, particles: ParticleDesc[], nEdges: number): Fo
         if (!(MATERIALS as readonly string[]).includes(material)) r.failAttr('material', MATERIALS.join(', '), material);
         f.material = material as TriangleMaterial;
       }
-      if (r.has('density')) f.density = r.num('density', NON_NEGATIVE);
+      if (r.has('density')) f.density = r.num('density', RANGES.coefficient);
       return f;
     }
     default:

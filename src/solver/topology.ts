@@ -9,6 +9,7 @@
  * history of removals.
  */
 import type { Components } from '../components';
+import { InputError } from '../errors';
 import { buildPattern, buildScatter, diagonalSlots, type SymPattern } from './pattern';
 
 /** One family of elements sharing a kernel: k nodes each, p parameters each. */
@@ -126,6 +127,23 @@ export interface TopologyOptions {
   massMatrix?: 'lumped' | 'consistent';
 }
 
+/**
+ * Most DOFs of a dense (non-symmetric) system: FOSSSim's damped springs (b ≠ 0) and vortices are
+ * solved by a dense ndof × ndof LU with full pivoting, O(ndof³) per factorization and 8·ndof² bytes
+ * (1024 DOFs: 8 MiB and ~2 s per factorization on the test machine; 20 000 particles would need
+ * 12.8 GB). Above this the world refuses the topology with an InputError (docs/scene-format.md).
+ */
+export const DENSE_MAX_DOFS = 1024;
+
+function denseTooLarge(n: number): InputError {
+  return new InputError(
+    `${n} particles with a damped spring (b ≠ 0: <springforce b>, addDampedSpring) or a vortex (<vortexforce>, addVortex): ` +
+      'these non-symmetric forces are solved ' +
+      `by a dense LU of ${2 * n} × ${2 * n} (${((8 * 4 * n * n) / 1024 ** 2).toFixed(0)} MiB, O(n³) per step); ` +
+      `expected at most ${DENSE_MAX_DOFS / 2} particles in such a scene, or b = 0 and no vortices`,
+  );
+}
+
 export function buildTopology(c: Components, lists: EntityLists, opts: TopologyOptions = {}): Topology {
   const n = lists.particles.length;
   const ndof = 2 * n;
@@ -186,6 +204,7 @@ export function buildTopology(c: Components, lists: EntityLists, opts: TopologyO
 
   let dense = vortices.count > 0;
   for (let e = 0; e < dampedSprings.count; e++) if (dampedSprings.params[3 * e + 2] !== 0) dense = true;
+  if (dense && ndof > DENSE_MAX_DOFS) throw denseTooLarge(n);
 
   const t: Topology = {
     n, ndof, particleEids, mass, fixed,

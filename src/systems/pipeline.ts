@@ -19,12 +19,13 @@
  * solve throws a numerical failure (a plain Error: a singular or indefinite system) or leaves a
  * non-finite value in x or v, the step keeps its start positions and halves its velocities (a damped
  * fallback, so the next step does not repeat the failure) and says why in stats.failSafe.
- * FOSSSim-exact scenes keep FOSSSim's behaviour: errors propagate. InputErrors and programming
- * errors always propagate.
+ * FOSSSim-exact scenes fail as FOSSSim would, but reported: a numerical failure or a non-finite
+ * x or v restores the start of the step exactly and throws a SimulationError (step, time, reason,
+ * the first non-finite particle). InputErrors and programming errors always propagate.
  *
  * Each stage is timed into ctx.stats.stageMs when `profile` is on.
  */
-import { InputError } from '../errors';
+import { InputError, SimulationError } from '../errors';
 import type { Components } from '../components';
 import { ContactSystem } from '../collision/contact';
 import type { PenaltyTerm } from '../collision/penalty';
@@ -132,17 +133,19 @@ export class Pipeline {
     this.run(SYNC, syncStage);
     this.run(KINEMATICS, kinematicsStage);
     const guarded = ctx.newton !== 'fosssim';
-    if (guarded) this.saveState();
+    this.saveState();
     let failure = '';
     try {
       this.run(FORCES, forcesStage);
       this.run(SOLVE, solveStage);
       this.run(RESPONSE, responseStage);
     } catch (e) {
-      if (!guarded || !isNumericalFailure(e)) throw e;
+      if (!isNumericalFailure(e)) throw e;
+      if (!guarded) this.failFosssim(e instanceof Error ? e.message : String(e), e);
       failure = 'solver-error';
     }
     if (guarded) this.failSafe(failure);
+    else if (!allFinite(ctx.x, ctx.topology.ndof) || !allFinite(ctx.v, ctx.topology.ndof)) this.failFosssim('the state became non-finite', null);
     this.run(WRITEBACK, writebackStage);
     this.run(EVENTS, eventsStage);
     this.run(RENDER, renderStage);
@@ -169,6 +172,22 @@ export class Pipeline {
     }
     copyPrefix(n, ctx.x, this.savedX);
     copyPrefix(n, ctx.v, this.savedV);
+  }
+
+  /**
+   * FOSSSim mode: put back the start of the step exactly (the world stays at its last good state)
+   * and throw a SimulationError naming the step, its time and the first non-finite particle.
+   */
+  private failFosssim(reason: string, cause: unknown): never {
+    const ctx = this.ctx, n = ctx.topology.ndof;
+    const bad = firstNonFinite(ctx.x, ctx.v, n);
+    copyPrefix(n, this.savedX, ctx.x);
+    copyPrefix(n, this.savedV, ctx.v);
+    const step = ctx.stepCount + 1;
+    const element = bad >= 0 ? `particle ${bad >> 1} is the first with a non-finite ${bad % 2 === 0 ? 'x' : 'y'} position or velocity` : '';
+    const hint = cause === null && (ctx.integrator === 'explicit-euler' || ctx.integrator === 'symplectic-euler')
+      ? '; the explicit integrator diverged: try a smaller dt or an implicit integrator' : '';
+    throw new SimulationError(step, step * ctx.dt, reason + hint, element, cause === null ? undefined : { cause });
   }
 
   /** Game mode: restore the start of the step when it failed (`failure`) or left a non-finite state. */
@@ -329,6 +348,12 @@ function scatterKernel(
 /** dst[i] = src[i] for i < n (no subarray view per step). */
 function copyPrefix(n: number, src: Float64Array, dst: Float64Array): void {
   for (let i = 0; i < n; i++) dst[i] = src[i]!;
+}
+
+/** The first DOF where x or v is not finite, or -1. */
+function firstNonFinite(x: Float64Array, v: Float64Array, n: number): number {
+  for (let i = 0; i < n; i++) if (!Number.isFinite(x[i]!) || !Number.isFinite(v[i]!)) return i;
+  return -1;
 }
 
 function allFinite(a: Float64Array, n: number): boolean {

@@ -1,0 +1,96 @@
+/**
+ * Issue 16 through the real CLI: runs over the step / output-size limits are refused before they
+ * start (exit 2, the reason and the flag that allows them), a failed simulation exits 3 with no
+ * output, and SIGINT / SIGTERM mid-run remove the temporary output file.
+ */
+import { describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RUN_LIMITS } from '../src/cli/limits';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'elastica.mjs');
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stderr: r.stderr, signal: r.signal };
+}
+
+/** `n` free particles in a row under gravity, no forces between them. */
+function particles(n: number, duration: string, dt: string): string {
+  const ps = Array.from({ length: n }, (_, i) => `<particle m="1" px="${i}" py="0" vx="0" vy="0" fixed="0"/>`).join('\n');
+  return `<scene><duration time="${duration}"/><integrator type="symplectic-euler" dt="${dt}"/>\n${ps}\n<simplegravity fx="0" fy="-9.81"/></scene>`;
+}
+
+const tmpFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.tmp'));
+
+describe('CLI limits, failures and signals', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'elastica-hostile-'));
+
+  it('a duration meaning millions of steps is refused before running, unless --steps or --force', () => {
+    const scene = join(dir, 'long.xml');
+    writeFileSync(scene, particles(1, '1e6', '0.001')); // 1e9 steps
+    const r = run(['run', scene]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `elastica: ${scene}: the scene's duration means 1000000000 steps, more than the limit of ${RUN_LIMITS.maxSteps}; ` +
+        'run it with --steps N to choose the count, or --force to run them all\n',
+    );
+    expect(run(['run', scene, '--steps', '20']).code).toBe(0);
+  });
+
+  it('an output larger than the byte limit is refused (no file), --steps N that fits is fine', () => {
+    const scene = join(dir, 'big.xml');
+    writeFileSync(scene, particles(1000, '40', '0.001')); // 40 001 records of 32 000 B = 1.28 GB
+    const out = join(dir, 'big.bin');
+    const r = run(['run', scene, '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/big\.bin: the run would write 1220\.7 MiB \(40001 records of 1000 particles\), more than the limit of 1024\.0 MiB; use --steps N for fewer steps, or --force/);
+    expect(existsSync(out)).toBe(false);
+    expect(run(['run', scene, '--out', out, '--steps', '3']).code).toBe(0);
+    expect(statSync(out).size).toBe(4 * 1000 * 32);
+    expect(tmpFiles(dir)).toEqual([]);
+  });
+
+  it('a singular FOSSSim-exact system exits 3 naming file, step and time; no output file', () => {
+    const scene = join(dir, 'singular.xml');
+    writeFileSync(scene, `<scene><duration time="1"/><integrator type="implicit-euler" dt="0.1"/>
+<particle m="1" px="0" py="0" vx="0" vy="0" fixed="0"/><particle m="1" px="1" py="0" vx="0" vy="0" fixed="0"/>
+<vortexforce i="0" j="1" kbs="1e13" kvc="-1e13"/></scene>`);
+    const out = join(dir, 'singular.bin');
+    const r = run(['run', scene, '--out', out]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`elastica: ${scene}: the simulation failed at step 1 (t = 0.1): the system matrix is singular\n`);
+    expect(existsSync(out)).toBe(false);
+    expect(tmpFiles(dir)).toEqual([]);
+  });
+
+  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    it(`${signal} mid-run removes the temporary output and exits ${code}`, async () => {
+      const scene = join(dir, `sig-${signal}.xml`);
+      writeFileSync(scene, particles(10, '1000', '0.001')); // 1e6 steps (320 MB): minutes of work
+      const out = join(dir, `sig-${signal}.bin`);
+      const child = spawn(process.execPath, [BIN, 'run', scene, '--out', out, '--quiet'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
+      // wait until the run is writing its temporary file
+      const t0 = Date.now();
+      while (tmpFiles(dir).length === 0 && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 50));
+      expect(tmpFiles(dir).length).toBe(1);
+      await new Promise((r) => setTimeout(r, 300));
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      expect(stderr).toMatch(new RegExp(`stopped by ${signal} after step \\d+; no output written`));
+      expect(tmpFiles(dir)).toEqual([]);
+      expect(existsSync(out)).toBe(false);
+    });
+  }
+
+  it.sequential('cleanup', () => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
