@@ -34,6 +34,9 @@ import { applyFixedToMatrix, zeroFixed, type Workspace } from './workspace';
 import { PcgWorkspace, pcg } from './cg';
 import { addMassMatrix, massMatVec } from './mass';
 
+/** Offsets in NewtonSolver's step constants `hs`: h², h·b (b the uniform drag), h. */
+const HS_H2 = 0, HS_HB = 1, HS_H = 2;
+
 export interface NewtonSettings {
   /** Newton iteration cap per step (game default 5). */
   maxIters: number;
@@ -118,7 +121,7 @@ export class NewtonSolver {
   private readonly h16 = new Float64Array(16);
   /** Doubles passed to and from the loop kernels below (not as arguments: V8 would box them). */
   private readonly sc = new Float64Array(4);
-  /** Step constants for the kernels: (h², h b, h) with b the uniform drag; set by step(). */
+  /** Step constants for the kernels (HS_H2, HS_HB, HS_H: h², h b with b the uniform drag, h); set by step(). */
   private readonly hs = new Float64Array(3);
   /** Parts of Φ (phiParts): inertia and drag sums, damping sum, potential energy. */
   private readonly ph = new Float64Array(2);
@@ -332,9 +335,9 @@ export class NewtonSolver {
       this.h2 = h * h;
     }
     const hs = this.hs;
-    hs[0] = h * h;
-    hs[1] = h * this.dragB;
-    hs[2] = h;
+    hs[HS_H2] = h * h;
+    hs[HS_HB] = h * this.dragB;
+    hs[HS_H] = h;
     beginStep(n, t.fixed, x, v, h, xt, xtil, sc);
     const minX = sc[0]!, maxX = sc[1]!, minY = sc[2]!, maxY = sc[3]!;
     const size = maxX >= minX ? Math.sqrt((maxX - minX) ** 2 + (maxY - minY) ** 2) : 0;
@@ -496,11 +499,11 @@ function inertiaSums(
   }
 }
 
-/** g = h² g + M (x − x̃) + h b (x − xᵗ), with sc = (h², h b). */
+/** g = h² g + M (x − x̃) + h b (x − xᵗ), with h², h b from the step constants hs. */
 function inertiaGradient(
-  n: number, mass: Float64Array, x: Float64Array, xt: Float64Array, xtil: Float64Array, sc: Float64Array, g: Float64Array,
+  n: number, mass: Float64Array, x: Float64Array, xt: Float64Array, xtil: Float64Array, hs: Float64Array, g: Float64Array,
 ): void {
-  const h2 = sc[0]!, hb = sc[1]!;
+  const h2 = hs[HS_H2]!, hb = hs[HS_HB]!;
   for (let i = 0; i < n; i++) g[i] = h2 * g[i]! + mass[i]! * (x[i]! - xtil[i]!) + hb * (x[i]! - xt[i]!);
 }
 
@@ -582,11 +585,11 @@ function dampingDissipation(
   }
 }
 
-/** g += its gradient (h b (n̂·(Δxⱼ − Δxᵢ)) n̂ on j, minus on i), h = hs[2]. */
+/** g += its gradient (h b (n̂·(Δxⱼ − Δxᵢ)) n̂ on j, minus on i), h = hs[HS_H]. */
 function dampingGradient(
   count: number, nodes: Int32Array, params: Float64Array, nh: Float64Array, x: Float64Array, xt: Float64Array, hs: Float64Array, g: Float64Array,
 ): void {
-  const h = hs[2]!;
+  const h = hs[HS_H]!;
   for (let e = 0; e < count; e++) {
     const b = params[3 * e + 2]!;
     if (b === 0) continue;
@@ -601,9 +604,9 @@ function dampingGradient(
   }
 }
 
-/** values += h b n̂ n̂ᵀ pair blocks of each damped spring, h = hs[2]. */
+/** values += h b n̂ n̂ᵀ pair blocks of each damped spring, h = hs[HS_H]. */
 function dampingHessian(ds: ElementFamily, nh: Float64Array, H: Float64Array, hs: Float64Array, values: Float64Array): void {
-  const h = hs[2]!;
+  const h = hs[HS_H]!;
   for (let e = 0; e < ds.count; e++) {
     const b = ds.params[3 * e + 2]!;
     if (b === 0) continue;
@@ -613,9 +616,9 @@ function dampingHessian(ds: ElementFamily, nh: Float64Array, H: Float64Array, hs
   }
 }
 
-/** values[diag[i]] += hs[1] for every dof. */
+/** values[diag[i]] += hs[HS_HB] for every dof. */
 function addToDiagonal(n: number, diag: Int32Array, hs: Float64Array, values: Float64Array): void {
-  const a = hs[1]!;
+  const a = hs[HS_HB]!;
   for (let i = 0; i < n; i++) values[diag[i]!] = values[diag[i]!]! + a;
 }
 
