@@ -145,7 +145,6 @@ export class NewtonSolver {
   private readonly mdOut: Float64Array;
 
   constructor(t: Topology) {
-    primeNewtonKernels();
     this.cgTol = 1e-4;
     this.h2 = NaN; // number objects from the start (see h2), so optimized code never meets null here
     this.hPrev = NaN;
@@ -439,37 +438,6 @@ export class NewtonSolver {
     }
     stats.newtonIters = iters;
     stats.converged = converged;
-  }
-}
-
-/**
- * Feedback for the code before the kernels' loops. V8 allocates a function's feedback vector
- * lazily (after 8 calls or ~1 KB of its bytecode), so in a first call that is one long loop the
- * statements before the loop (`sc[0] = 0`, `const a = sc[0]`) ran without feedback; the kernel
- * was then compiled on stack replacement, its regular optimized code deoptimized at offset 0
- * ("insufficient type feedback") on the next call, and from then on every call ran its prologue
- * in the interpreter and entered the OSR code at the loop (`--trace-osr`: one OSR entry per call,
- * its doubles boxed: ≈1 KB/step at 4k). Calling each kernel with n = 0 64 times (16 were not always enough: the allocation budget is 8× the bytecode size) before the
- * first real call gives the prologue its feedback (same argument types as the real calls). No
- * effect on results: with n = 0 only the scratch array is written.
- */
-let kernelsPrimed = false;
-function primeNewtonKernels(): void {
-  if (kernelsPrimed) return;
-  kernelsPrimed = true;
-  const f = new Float64Array(4), sc = new Float64Array(4), u8 = new Uint8Array(2), i32 = new Int32Array(4);
-  for (let k = 0; k < 64; k++) {
-    inertiaSums(0, u8, f, f, f, f, sc);
-    inertiaGradient(0, f, f, f, f, sc, f);
-    beginStep(0, u8, f, f, 0.5, f, f, sc);
-    sumSquares(0, f, sc);
-    negateInto(0, f, f);
-    slopeAndMax(0, f, f, sc);
-    trialPoint(0, f, sc, f, f);
-    addToDiagonal(0, i32, sc, f);
-    springDirections(0, i32, f, f);
-    dampingDissipation(0, i32, f, f, f, f, sc);
-    dampingGradient(0, i32, f, f, f, f, sc, f);
   }
 }
 
