@@ -181,7 +181,9 @@ export class NewtonSolver {
     if (ds.count > 0) dampingDissipation(ds.count, ds.nodes, ds.params, this.nhat, x, this.xt, dp);
     // issue 4: consistent triangle mass replaces ph[0]
     if (t.massMatrix === 'consistent') consistentInertia(t, x, this.xtil, this.md, this.mdOut, null, ph);
-    model.energyTo(x, this.en);
+    // a number-returning call: measured not to allocate here (docs/solver.md, part 6), unlike the
+    // contact term's energy inside ForceModel.energyTo, which keeps its scratch form
+    this.en[0] = model.energy(x);
   }
 
   /** Φ from phiParts (same operations in the same order as ½ inertia + h² V + ½ h (b drag + damp)). */

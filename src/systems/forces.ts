@@ -46,15 +46,15 @@ export class ForceModel implements SystemModel {
   /** Scratch for the number-returning wrappers energy() and maxStep(). */
   private readonly res = new Float64Array(2);
 
-  /** Total potential energy at x (damping and vortex forces have none). Wrapper of energyTo. */
+  /** Total potential energy at x (damping and vortex forces have none): what the Newton solver calls. */
   energy(x: Float64Array): number {
     this.energyTo(x, this.res);
     return this.res[0]!;
   }
 
   /**
-   * out[0] ← total potential energy at x: the allocation-free form the solver uses (a double
-   * returned from a call V8 does not inline is boxed, 16 B per call).
+   * out[0] ← total potential energy at x. The anchor and contact terms are added through `out`
+   * (their number-returning energy() allocated 64 B per pile step here: docs/solver.md, part 6).
    */
   energyTo(x: Float64Array, out: Float64Array): void {
     const t = this.t;
