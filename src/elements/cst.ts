@@ -9,6 +9,9 @@
  * With u = F[:,0], w = F[:,1]: eps_xx = |u|^2 - 1, eps_yy = |w|^2 - 1, eps_xy = u . w.
  * u = b00 D0 + b10 D1, w = b01 D0 + b11 D1, so du/dx_n = cu[n] I, dw/dx_n = cw[n] I with
  * cu = (-(b00 + b10), b00, b10), cw = (-(b01 + b11), b01, b11).
+ *
+ * Scalar forms (number in, number out) for tests and tools; At-forms (array offsets, TRI_* layout) for
+ * the assembly loops: docs/design.md, "Scratch and calling convention".
  */
 
 // 4x4 Hessian of W in f = (u_x, u_y, w_x, w_y); module scratch, no per-call allocation.

@@ -25,6 +25,9 @@
  * distortion energies", 2D): twist, flip and two scaling modes from the signed SVD, negative
  * eigenvalues clamped to 0, then mapped through ∂F/∂x. No numeric eigensolver.
  * All functions are pure and allocation-free (module scratch only).
+ *
+ * Scalar forms and At-forms (TRI_* layout); module scratch private to this file: docs/design.md,
+ * "Scratch and calling convention".
  */
 import { cstEnergy, cstGradient, cstHessian, cstEnergyAt, cstGradientAt } from './cst';
 import { TRI_AREA, TRI_B00, TRI_E, TRI_MATERIAL, TRI_NU } from './layout';

@@ -15,6 +15,9 @@
  * - Bending hinges: the 6×6 Hessian is projected by a symmetric Jacobi eigensolve.
  *
  * Only sqrt and + − × ÷: deterministic. Module scratch, no allocation per call.
+ *
+ * Scalar forms and the At-form cstHessianPSDAt (TRI_* layout): docs/design.md, "Scratch and calling
+ * convention".
  */
 import { bendingHessian } from './bending';
 import { writePairBlocks } from './spring';

@@ -6,6 +6,9 @@
  * M = diag(pointMass) + Σ_triangles of these blocks. Lumped: M = diag(Topology.mass).
  * Both have the same row sums, so gravity (M g) is identical; only inertia differs.
  * Fixed fixed order: point masses first, then triangles in creation order.
+ *
+ * Scale through MSC, loop kernels with nothing before or after the loop: docs/design.md, "Scratch and
+ * calling convention".
  */
 import type { Topology } from './topology';
 

@@ -24,6 +24,9 @@
  * for small systems; above `pcgMinDofs`, PCG preconditioned by an LDLᵀ factor
  * reused over steps and refactored when PCG needs more than `refactorIters`
  * iterations. No allocation per step.
+ *
+ * Loop-free driver over module kernels; doubles through sc, hs (HS_*), ph, dp, en: docs/design.md,
+ * "Scratch and calling convention".
  */
 import { InputError } from '../errors';
 import type { SystemModel as ForceModel } from './model';

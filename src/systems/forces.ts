@@ -6,6 +6,9 @@
  * velocity-dependent (damping) terms. Hessians are accumulated into the lower
  * triangle of the fixed sparse pattern through precomputed scatter maps:
  * values += cx·∂²E/∂x² + cv·∂(gradU)/∂v.
+ *
+ * Drivers over loop kernels; doubles cross calls only through scratch (g, h, es, res): docs/design.md,
+ * "Scratch and calling convention".
  */
 import {
   springEnergy, springGradient, springHessian,

@@ -14,6 +14,9 @@
  * branch first reached after other materials had run the loop (bench --material all) had no
  * type feedback: its deopt left the function on OSR code re-entered from the interpreter, which
  * boxed every double (0.3–0.7 MB per step at 4k/10k).
+ *
+ * Integer-only driver, select-based kernels, the bound written to out[0]: docs/design.md, "Scratch and
+ * calling convention".
  */
 import { MAT_NEOHOOKEAN } from '../elements/materials';
 import { TRI_B00, TRI_MATERIAL, TRI_STRIDE } from '../elements/layout';
