@@ -6,7 +6,7 @@
  * `elastica bench --json --cases 1k,pile --no-rapier`: each case in a fresh Node process (JIT state
  * clean, nothing of this test's process measured), the engine's JIT warm-up (src/warmup.ts) on the
  * first step, then 60 warm-up steps and a timed window of 300 steps (1k jelly, 1,012 triangles) or
- * 120 steps (the contact pile, 10 jellies × 512 triangles, bench/jellies.ts). The meter reads V8's
+ * 120 steps (the contact pile, 10 jellies × 512 triangles, src/cli/bench-jellies.ts). The meter reads V8's
  * heap used + external memory right before and after each metered step (its own reads
  * calibrated out). Nothing here depends on time, so a loaded machine changes no figure below
  * except when V8's concurrent compiles land (see the dropped steps).

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { sweptPointSegment, SpatialHash } from '../src/collision';
-import { makeJellyPile } from '../bench/jellies';
+import { makeJellyPile } from '../src/cli/bench-jellies';
 import { meshBox, meshSheet } from '../src/mesh';
 
 const deg = Math.PI / 180;

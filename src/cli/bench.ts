@@ -6,7 +6,7 @@
  *   elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile] [--no-rapier]
  *                  [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate] [--inject-alloc]
  *
- * Fixtures (the jelly, the pile) are in bench/jellies.ts. `--inject-alloc` is the allocation gate's
+ * Fixtures (the jelly, the pile) are in src/cli/bench-jellies.ts. `--inject-alloc` is the allocation gate's
  * test seam (test/alloc-gate.test.ts): a user system that allocates a small array on every step.
  *
  * Each elastica case (per material) runs in its own Node process (`--no-isolate`: all in this
@@ -35,7 +35,7 @@ import { runInNewContext } from 'node:vm';
 import { PhysicsWorld } from '../world';
 import { InputError } from '../errors';
 import { MATERIAL_NAMES, type MaterialName } from '../elements';
-import { JELLY, buildJelly, jellyMesh, jellyModulus, makeJellyPile } from '../../bench/jellies';
+import { JELLY, buildJelly, jellyMesh, jellyModulus, makeJellyPile } from './bench-jellies';
 import { STAGES } from '../systems/pipeline';
 import { SCENES, runSceneElastica, runSceneRapier, type SceneName, type SceneResult } from './bench-scenes';
 

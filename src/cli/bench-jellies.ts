@@ -1,18 +1,19 @@
 /**
- * Benchmark fixtures, shared by the bench (src/cli/bench.ts: `elastica bench`, `npm run bench`) and
- * the tests: none of this is engine code.
+ * Benchmark fixtures of `elastica bench` (src/cli/bench.ts, bench-scenes.ts), shared with the tests:
+ * none of this is engine code, and nothing under src/ outside the bench imports it.
  *
  *   buildJelly      the bench's square jelly (1k/4k/10k cases): a structured grid of CST triangles
  *                   on the unit square, bottom row fixed (jellyGrid, jellyMesh, jellyModulus, JELLY)
  *   makeJellyPile   the bench's contact case: a box of half-planes with `count` square jellies of
  *                   about `trianglesEach` triangles stacked above its floor, contact on
  *
- * The `elastica` command loads this module too (the bench is one of its commands): through tsx in a
- * development checkout, bundled into dist/cli/main.js by the package build.
+ * Why here and not in bench/ (the stand-alone scripts): the bench is a command of the `elastica`
+ * CLI, and the package build compiles the CLI from src/ only (tsconfig.build.json: rootDir src, the
+ * declarations follow src/node.ts → cli/main.ts → bench.ts), so the command's fixtures live beside it.
  */
-import { PhysicsWorld } from '../src/world';
-import { meshBox } from '../src/mesh';
-import type { MaterialName } from '../src/elements';
+import { PhysicsWorld } from '../world';
+import { meshBox } from '../mesh';
+import type { MaterialName } from '../elements';
 
 /**
  * Jelly material: a 1 m square of soft gel, 1000 kg/m². FOSSSim's CST strain
