@@ -1,7 +1,12 @@
 /**
- * JIT warm-up: before the first game-mode step of a process, a few hundred steps of two tiny
- * private worlds (every triangle material, a rod of springs and hinges, jellies in contact with
- * half-planes, a circle, a segment and each other).
+ * JIT warm-up: before the first game-mode step of a process, WARMUP_STEPS (1500) steps of one tiny
+ * private world: an 8-triangle FOSSSim-CST jelly, bottom row fixed, its top row thrown down at 4 m/s
+ * (large strain: the PSD clamp branch and line-search halvings), its linear systems solved by PCG
+ * preconditioned by the first step's factor (so pcg() and the LDLᵀ kernels become hot), the
+ * Newton phase timings on every third step. No other material, no springs or hinges, no contact:
+ * warming those too was tried and dropped (docs/solver.md, part 5: 0.22 s and 1–2.4 s, and the
+ * isolated late-compile steps stayed); contact's kernels are compiled during a game's first steps.
+ * It is one of the V8 measures the allocation gate shows to be needed (docs/solver.md, part 6).
  *
  * Why (V8, docs/solver.md "Allocation work, part 5"): the solver's kernels are loops over typed
  * arrays. When a kernel's first calls are long loops (a 10k-triangle jelly), V8 decides to
@@ -9,16 +14,16 @@
  * request for regular optimized code is dropped, and every later call runs its prologue in the
  * interpreter and jumps into the OSR code at the loop, boxing doubles each time (≈100 B per
  * call). Drivers called a few times per step (the Newton step, Φ) take hundreds of steps to be
- * optimized at all. Small worlds make the same functions hot with short calls: V8 marks them at a
- * function return and compiles regular optimized code, with type feedback from every element and
- * contact kind, before the game's own bodies run.
+ * optimized at all. A small world makes the same functions hot with short calls: V8 marks them at
+ * a function return and compiles regular optimized code (with the CST's type feedback) before the
+ * game's own bodies run.
  *
- * No effect on results: the warm-up worlds share no state with other worlds (kernels keep only
- * scratch that is overwritten before it is read). Costs a few tens of milliseconds once per
- * process; games can call it during loading (`warmUpEngine()` in src/world.ts), otherwise the
+ * No effect on results: the warm-up world shares no state with other worlds (kernels keep only
+ * scratch that is overwritten before it is read; test/warmup.test.ts). Costs 0.10–0.14 s once per
+ * process (docs/solver.md, part 5); games can call it during loading (`warmUpEngine()` in src/world.ts), otherwise the
  * first game-mode PhysicsWorld.step() does.
  */
-import { MATERIAL_NAMES, type MaterialName } from './elements';
+import type { MaterialName } from './elements';
 import { meshBox } from './mesh';
 import type { NewtonSolver } from './solver/newton';
 
@@ -34,7 +39,7 @@ export interface WarmUpWorld {
   newtonSolver(): NewtonSolver;
 }
 
-/** Steps of each warm-up world. */
+/** Steps of the warm-up world. */
 export const WARMUP_STEPS = 1500;
 
 let state: 0 | 1 | 2 = 0; // not run, running, done
@@ -57,7 +62,7 @@ export function runWarmUp(createWorld: () => WarmUpWorld): void {
   // (LDLᵀ's factor and solve kernels run in the first step and in every preconditioner solve). The
   // solver's phase timings (NewtonSolver.profile) are on every third step.
   const a = createWorld();
-  addJelly(a, 0, 0.3, 'fosssim', 'fixed', -4);
+  addJelly(a, 0, 0.3, -4);
   a.step();
   const newton = a.newtonSolver();
   newton.pcgMinDofs = 0;
@@ -70,23 +75,18 @@ export function runWarmUp(createWorld: () => WarmUpWorld): void {
   state = 2;
 }
 
-/** A 0.3 m square jelly of 8 triangles centred at (cx, cy): bottom row fixed, or a contact body. */
-function addJelly(
-  w: WarmUpWorld, cx: number, cy: number, material: (typeof MATERIAL_NAMES)[number], body: number | 'fixed', vyTop = 0,
-): void {
+/** A 0.3 m square FOSSSim-CST jelly of 8 triangles centred at (cx, cy), bottom row fixed, top row moving at vyTop. */
+function addJelly(w: WarmUpWorld, cx: number, cy: number, vyTop: number): void {
   const mesh = meshBox(0.3, 0.3, 2, 2);
   const ids: number[] = [];
   const n = mesh.positions.length / 2;
   for (let v = 0; v < n; v++) {
     const y = mesh.positions[2 * v + 1]!;
-    ids.push(w.addParticle({
-      x: cx + mesh.positions[2 * v]!, y: cy + y, vy: y > 0.14 ? vyTop : 0, m: 0, radius: 0.02,
-      ...(body === 'fixed' ? { fixed: y < -0.14 } : { body }),
-    }));
+    ids.push(w.addParticle({ x: cx + mesh.positions[2 * v]!, y: cy + y, vy: y > 0.14 ? vyTop : 0, m: 0, radius: 0.02, fixed: y < -0.14 }));
   }
   for (let t = 0; t < mesh.triangles.length; t += 3) {
     w.addTriangle(ids[mesh.triangles[t]!]!, ids[mesh.triangles[t + 1]!]!, ids[mesh.triangles[t + 2]!]!, {
-      youngsModulus: material === 'fosssim' ? 2e4 : 8e4, poissonRatio: 0.3, density: 100, material,
+      youngsModulus: 2e4, poissonRatio: 0.3, density: 100, material: 'fosssim',
     });
   }
 }

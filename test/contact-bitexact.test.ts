@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
-import { makeJellyPile } from '../src/collision';
+import { makeJellyPile } from '../src/cli/bench-jellies';
 import { meshBox, meshSheet } from '../src/mesh';
 
 function digest(w: PhysicsWorld): string {

@@ -8,7 +8,7 @@ import { barrierB2, ContactPotential, frictionF0, frictionF1, frictionF2, KIND_C
 import { buildPattern } from '../src/solver/pattern';
 import { PhysicsWorld } from '../src/world';
 import { meshBox } from '../src/mesh';
-import { makeJellyPile } from '../src/collision';
+import { makeJellyPile } from '../src/cli/bench-jellies';
 
 const deg = Math.PI / 180;
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { barrierB, barrierB1, barrierB2, ContactPotential, KIND_EDGE, KIND_PLANE } from '../src/collision/implicit';
 import { PhysicsWorld } from '../src/world';
-import { makeJellyPile } from '../src/collision';
+import { makeJellyPile } from '../src/cli/bench-jellies';
 import { SoftSim } from '../src/game/sim';
 
 /** Boundary edges (used by one triangle) of the world's meshes. */

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
-import { makeJellyPile, sweptPointSegment, SpatialHash } from '../src/collision';
+import { sweptPointSegment, SpatialHash } from '../src/collision';
+import { makeJellyPile } from '../src/cli/bench-jellies';
 import { meshBox, meshSheet } from '../src/mesh';
 
 const deg = Math.PI / 180;

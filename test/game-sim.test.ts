@@ -200,8 +200,6 @@ describe('SoftSim fixed-step loop with the real PhysicsWorld', () => {
     expect(sim.colliders.list).not.toContain(bare);
   });
 
-  // Was it.fails while body–body contact was being reworked (the top jelly sank into the lower one within ~1 s);
-  // passes with the contact engineer's rework (working tree of this session).
   it('body–body contact: a jelly dropped on another rests on it, neither inverts', () => {
     const sim = new SoftSim({ pixelsPerMetre: 100, originX: 0, originY: 500 });
     sim.bounds(0, 0, 800, 500);

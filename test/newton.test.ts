@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import type { NewtonSettings } from '../src/solver/newton';
-import { buildJelly } from '../src/cli/bench';
+import { buildJelly } from '../src/cli/bench-jellies';
 
 function stiffJelly(newton: Partial<NewtonSettings> | 'fosssim', integrator: 'implicit-euler' | 'linearized-implicit-euler'): PhysicsWorld {
   const w = new PhysicsWorld({ dt: 1 / 30, integrator, newton });

@@ -8,7 +8,7 @@ import { PhysicsWorld } from '../src/world';
 import { STAGES, SystemError, type StageName } from '../src/systems/pipeline';
 import type { StepContext } from '../src/solver/context';
 import { InputError } from '../src/errors';
-import { makeJellyPile } from '../src/collision/jelly';
+import { makeJellyPile } from '../src/cli/bench-jellies';
 
 /** A small jelly on a floor: contact, colliders and Newton in every step. */
 function scene(opts: { newton?: 'fosssim' } = {}): PhysicsWorld {

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
-import { buildJelly } from '../src/cli/bench';
+import { buildJelly } from '../src/cli/bench-jellies';
 import { MATERIAL_NAMES, type MaterialName } from '../src/elements';
 
 function digest(w: PhysicsWorld): string {

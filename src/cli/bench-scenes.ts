@@ -21,7 +21,7 @@
 import { performance } from 'node:perf_hooks';
 import { PhysicsWorld, warmUpEngine } from '../world';
 import { SoftSim } from '../game/sim';
-import { makeJellyPile } from '../collision';
+import { makeJellyPile } from './bench-jellies';
 import { meshBox, meshCircle } from '../mesh';
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from '../collision/contact';
 

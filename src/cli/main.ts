@@ -26,7 +26,7 @@ const USAGE = `Usage:
   elastica render <scene.xml> [--frames <dir>] [--format png|svg] [--gif <out.gif>] [--mp4 <out.mp4>]
                   [--fps N] [--size WxH] [--strain] [--steps N] [--out <file.bin>] [--quiet]
   elastica -s <scene.xml> -d 0 [-o <file.bin>] [-g 0|1] [-m <dir>] [--fps N] [--size WxH]   FOSSSim's command form
-  elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile,page,pile20,stirred] [--steps N] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate]
+  elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile,page,pile20,stirred] [--steps N] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate] [--inject-alloc]
   elastica --help | --version
 
 run: simulates a FOSSSim XML scene for ceil(duration/dt) steps (or --steps N)
@@ -301,6 +301,7 @@ async function dispatch(argv: string[]): Promise<number> {
       'no-rapier': { type: 'boolean' },
       material: { type: 'string' },
       'no-isolate': { type: 'boolean' },
+      'inject-alloc': { type: 'boolean' },
       steps: { type: 'string' },
       'scene-mode': { type: 'string' },
     });
@@ -311,7 +312,7 @@ async function dispatch(argv: string[]): Promise<number> {
     const cases = values.cases === undefined ? undefined : (values.cases as string).split(',').map((c) => c.trim()).filter((c) => c !== '');
     await runBench({
       json: values.json === true, quick: values.quick === true, cases, rapier: values['no-rapier'] !== true,
-      isolate: values['no-isolate'] !== true, steps: parseSteps(values.steps as string | undefined), sceneMode,
+      isolate: values['no-isolate'] !== true, injectAlloc: values['inject-alloc'] === true, steps: parseSteps(values.steps as string | undefined), sceneMode,
       materials: values.material === undefined ? undefined : (values.material as string).split(',').map((c) => c.trim()).filter((c) => c !== ''),
     });
     return 0;

@@ -2,5 +2,3 @@ export { ContactSystem, COLLIDER_CIRCLE, COLLIDER_SEGMENT, COLLIDER_POLYGON } fr
 export type { ContactEvent } from './contact';
 export { SpatialHash } from './hash';
 export { sweptPointSegment, sweptPointCircle, closestAlpha } from './geometry';
-export { makeJellyPile } from './jelly';
-export type { JellyPile } from './jelly';

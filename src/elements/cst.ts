@@ -9,6 +9,9 @@
  * With u = F[:,0], w = F[:,1]: eps_xx = |u|^2 - 1, eps_yy = |w|^2 - 1, eps_xy = u . w.
  * u = b00 D0 + b10 D1, w = b01 D0 + b11 D1, so du/dx_n = cu[n] I, dw/dx_n = cw[n] I with
  * cu = (-(b00 + b10), b00, b10), cw = (-(b01 + b11), b01, b11).
+ *
+ * Scalar forms (number in, number out) for tests and tools; At-forms (array offsets, TRI_* layout) for
+ * the assembly loops: docs/design.md, "Scratch and calling convention".
  */
 
 // 4x4 Hessian of W in f = (u_x, u_y, w_x, w_y); module scratch, no per-call allocation.
@@ -18,6 +21,8 @@ const HF = new Float64Array(16);
  * Rest data: writes [area, b00, b01, b10, b11] at out[o..o+4] (B = Dbar^{-1} row-major)
  * and returns the area (positive), or 0 (and zeros) for a degenerate triangle.
  */
+import { TRI_AREA, TRI_B00, TRI_E, TRI_NU } from './layout';
+
 export function cstRest(
   xb1x: number, xb1y: number, xb2x: number, xb2y: number, xb3x: number, xb3y: number,
   out: Float64Array, o = 0,
@@ -164,7 +169,7 @@ export function cstHessian(
 
 /**
  * cstEnergy / cstGradient reading their inputs from arrays (node coordinates at
- * x[a], x[a+1], likewise b, c; E, ν, area, b00, b01, b10, b11 at q[p..p+6]), for
+ * x[a], x[a+1], likewise b, c; E, ν, area, b00, b01, b10, b11 at q[p + TRI_*], layout.ts), for
  * the assembly loops: passing 13 doubles to a call V8 does not inline boxes each
  * one (≈200 B of garbage per triangle per call); integers and arrays are not
  * boxed, nor is a double returned (cstEnergyAt writes W to out[o]). The scalar forms
@@ -175,8 +180,8 @@ export function cstEnergyAt(
 ): void {
   const x1 = x[a]!, y1 = x[a + 1]!;
   const d0x = x[b]! - x1, d0y = x[b + 1]! - y1, d1x = x[nc]! - x1, d1y = x[nc + 1]! - y1;
-  const E = q[p]!, nu = q[p + 1]!, area = q[p + 2]!;
-  const b00 = q[p + 3]!, b01 = q[p + 4]!, b10 = q[p + 5]!, b11 = q[p + 6]!;
+  const E = q[p + TRI_E]!, nu = q[p + TRI_NU]!, area = q[p + TRI_AREA]!;
+  const b00 = q[p + TRI_B00]!, b01 = q[p + TRI_B00 + 1]!, b10 = q[p + TRI_B00 + 2]!, b11 = q[p + TRI_B00 + 3]!;
   const ux = d0x * b00 + d1x * b10;
   const uy = d0y * b00 + d1y * b10;
   const wx = d0x * b01 + d1x * b11;
@@ -193,8 +198,8 @@ export function cstGradientAt(
 ): void {
   const x1 = x[a]!, y1 = x[a + 1]!;
   const d0x = x[b]! - x1, d0y = x[b + 1]! - y1, d1x = x[nc]! - x1, d1y = x[nc + 1]! - y1;
-  const E = q[p]!, nu = q[p + 1]!, area = q[p + 2]!;
-  const b00 = q[p + 3]!, b01 = q[p + 4]!, b10 = q[p + 5]!, b11 = q[p + 6]!;
+  const E = q[p + TRI_E]!, nu = q[p + TRI_NU]!, area = q[p + TRI_AREA]!;
+  const b00 = q[p + TRI_B00]!, b01 = q[p + TRI_B00 + 1]!, b10 = q[p + TRI_B00 + 2]!, b11 = q[p + TRI_B00 + 3]!;
   const ux = d0x * b00 + d1x * b10;
   const uy = d0y * b00 + d1y * b10;
   const wx = d0x * b01 + d1x * b11;

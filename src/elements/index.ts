@@ -16,3 +16,4 @@ export {
   triangleEnergy, triangleGradient, triangleHessian, triangleProjectedHessian, triangleConsistentMass,
 } from './materials';
 export type { MaterialName } from './materials';
+export { TRI_E, TRI_NU, TRI_AREA, TRI_B00, TRI_MATERIAL, TRI_STRIDE } from './layout';

@@ -25,8 +25,12 @@
  * distortion energies", 2D): twist, flip and two scaling modes from the signed SVD, negative
  * eigenvalues clamped to 0, then mapped through ∂F/∂x. No numeric eigensolver.
  * All functions are pure and allocation-free (module scratch only).
+ *
+ * Scalar forms and At-forms (TRI_* layout); module scratch private to this file: docs/design.md,
+ * "Scratch and calling convention".
  */
 import { cstEnergy, cstGradient, cstHessian, cstEnergyAt, cstGradientAt } from './cst';
+import { TRI_AREA, TRI_B00, TRI_E, TRI_MATERIAL, TRI_NU } from './layout';
 
 export const MAT_FOSSSIM = 0;
 export const MAT_STVK = 1;
@@ -579,29 +583,29 @@ export function triangleProjectedHessian(
 //
 // Same arithmetic as the scalar kernels above, in the same order (bit-identical; tested), but
 // reading the positions from x (node offsets a, b, c) and E, ν, Ā, B from the triangle params
-// q[p..p+6]: no double arguments, so nothing is boxed when V8 does not inline the call.
+// q[p + TRI_*] (layout.ts): no double arguments, so nothing is boxed when V8 does not inline the call.
 
 /** FF, ML (μ, λ from q[p], q[p+1], E scaled by `eScale`) and RB from the arrays. */
 function loadAt(x: Float64Array, a: number, b: number, c: number, q: Float64Array, p: number, fourE: boolean): void {
   const x1 = x[a]!, y1 = x[a + 1]!;
   const d0x = x[b]! - x1, d0y = x[b + 1]! - y1, d1x = x[c]! - x1, d1y = x[c + 1]! - y1;
-  const b00 = q[p + 3]!, b01 = q[p + 4]!, b10 = q[p + 5]!, b11 = q[p + 6]!;
+  const b00 = q[p + TRI_B00]!, b01 = q[p + TRI_B00 + 1]!, b10 = q[p + TRI_B00 + 2]!, b11 = q[p + TRI_B00 + 3]!;
   FF[0] = d0x * b00 + d1x * b10;
   FF[1] = d0y * b00 + d1y * b10;
   FF[2] = d0x * b01 + d1x * b11;
   FF[3] = d0y * b01 + d1y * b11;
-  const E = fourE ? 4 * q[p]! : q[p]!, nu = q[p + 1]!;
+  const E = fourE ? 4 * q[p + TRI_E]! : q[p + TRI_E]!, nu = q[p + TRI_NU]!;
   ML[0] = E / (2 * (1 + nu));
   ML[1] = (E * nu) / (1 - nu * nu);
-  RB[0] = q[p + 2]!; RB[1] = b00; RB[2] = b01; RB[3] = b10; RB[4] = b11;
+  RB[0] = q[p + TRI_AREA]!; RB[1] = b00; RB[2] = b01; RB[3] = b10; RB[4] = b11;
 }
 
 /**
- * out[o] = W of triangle (x[a..a+1], x[b..b+1], x[c..c+1]) with params q[p..p+7] (E, ν, Ā,
- * b00, b01, b10, b11, material id); = triangleEnergy(...) bit for bit.
+ * out[o] = W of triangle (x[a..a+1], x[b..b+1], x[c..c+1]) with params q[p + TRI_*] (E, ν, Ā,
+ * b00, b01, b10, b11, material id; layout.ts); = triangleEnergy(...) bit for bit.
  */
 export function triangleEnergyAt(x: Float64Array, a: number, b: number, c: number, q: Float64Array, p: number, out: Float64Array, o: number): void {
-  const mat = q[p + 7]!;
+  const mat = q[p + TRI_MATERIAL]!;
   if (mat === MAT_FOSSSIM) {
     cstEnergyAt(x, a, b, c, q, p, out, o);
     return;
@@ -613,7 +617,7 @@ export function triangleEnergyAt(x: Float64Array, a: number, b: number, c: numbe
 
 /** +dW/dx at out[o..o+5]; = triangleGradient(...) bit for bit. */
 export function triangleGradientAt(x: Float64Array, a: number, b: number, c: number, q: Float64Array, p: number, out: Float64Array, o: number): void {
-  const mat = q[p + 7]!;
+  const mat = q[p + TRI_MATERIAL]!;
   if (mat === MAT_FOSSSIM) {
     cstGradientAt(x, a, b, c, q, p, out, o);
     return;
@@ -628,7 +632,7 @@ export function triangleGradientAt(x: Float64Array, a: number, b: number, c: num
  * bit for bit. (The CST's own projection used by ForceModel is cstHessianPSDAt in psd.ts.)
  */
 export function triangleProjectedHessianAt(x: Float64Array, a: number, b: number, c: number, q: Float64Array, p: number, out: Float64Array, o: number): void {
-  const mat = q[p + 7]!;
+  const mat = q[p + TRI_MATERIAL]!;
   const fossim = mat === MAT_FOSSSIM;
   loadAt(x, a, b, c, q, p, fossim);
   projectedStress(fossim ? MAT_STVK_PURE : mat);

@@ -15,9 +15,13 @@
  * - Bending hinges: the 6×6 Hessian is projected by a symmetric Jacobi eigensolve.
  *
  * Only sqrt and + − × ÷: deterministic. Module scratch, no allocation per call.
+ *
+ * Scalar forms and the At-form cstHessianPSDAt (TRI_* layout): docs/design.md, "Scratch and calling
+ * convention".
  */
 import { bendingHessian } from './bending';
 import { writePairBlocks } from './spring';
+import { TRI_AREA, TRI_B00, TRI_E, TRI_NU } from './layout';
 
 const JA = new Float64Array(36);
 const JV = new Float64Array(36);
@@ -240,7 +244,7 @@ const PS = new Float64Array(7);
 
 /**
  * cstHessianPSD reading its inputs from arrays: node coordinates at x[a], x[a+1]
- * (likewise b, c) and (E, ν, area, b00, b01, b10, b11) at q[p..p+6]. Hot loops
+ * (likewise b, c) and (E, ν, area, b00, b01, b10, b11) at q[p + TRI_*] (layout.ts). Hot loops
  * call this form: integer and array arguments are passed without boxing,
  * whereas 13 double arguments to a call V8 does not inline are boxed into heap
  * numbers (≈200 B of garbage per triangle). Same arithmetic, same results.
@@ -250,8 +254,8 @@ export function cstHessianPSDAt(
   out: Float64Array, o: number, exact = false,
 ): void {
   const x1 = x[a]!, y1 = x[a + 1]!, x2 = x[b]!, y2 = x[b + 1]!, x3 = x[nc]!, y3 = x[nc + 1]!;
-  const E = q[p]!, nu = q[p + 1]!, area = q[p + 2]!;
-  const b00 = q[p + 3]!, b01 = q[p + 4]!, b10 = q[p + 5]!, b11 = q[p + 6]!;
+  const E = q[p + TRI_E]!, nu = q[p + TRI_NU]!, area = q[p + TRI_AREA]!;
+  const b00 = q[p + TRI_B00]!, b01 = q[p + TRI_B00 + 1]!, b10 = q[p + TRI_B00 + 2]!, b11 = q[p + TRI_B00 + 3]!;
   const d0x = x2 - x1, d0y = y2 - y1, d1x = x3 - x1, d1y = y3 - y1;
   const f0 = d0x * b00 + d1x * b10;
   const f1 = d0y * b00 + d1y * b10;

@@ -22,6 +22,7 @@ import type { Collider } from './colliders';
 import { Skin } from './skin';
 import { mesh2dIndices, uvFromBounds } from './mesh2d';
 import { refineMesh } from '../mesh';
+import { TRI_AREA, TRI_STRIDE } from '../elements';
 import { parseSceneXml } from '../scene/xml';
 
 export type ElasticaPluginOptions = SoftSimOptions & {
@@ -458,7 +459,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
     for (let e = 0; e < tr.count; e++) {
       const a = tr.nodes[3 * e]!, b = tr.nodes[3 * e + 1]!, c = tr.nodes[3 * e + 2]!;
       const A = 0.5 * ((r[2 * b]! - r[2 * a]!) * (r[2 * c + 1]! - r[2 * a + 1]!) - (r[2 * c]! - r[2 * a]!) * (r[2 * b + 1]! - r[2 * a + 1]!));
-      const strain = Math.min(1, Math.abs(A / tr.params[8 * e + 2]! - 1) * 5);
+      const strain = Math.min(1, Math.abs(A / tr.params[TRI_STRIDE * e + TRI_AREA]! - 1) * 5);
       g.lineStyle(1, lerpColour(0x40e070, 0xff3030, strain), 0.9);
       g.strokeTriangle(X(a), Y(a), X(b), Y(b), X(c), Y(c));
     }

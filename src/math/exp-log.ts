@@ -4,6 +4,9 @@
  * log: x = 2^k m, m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s), s = (m-1)/(m+1),
  *      evaluated in double-double so the result is nearly correctly rounded;
  *      pow reuses that double-double log.
+ *
+ * Number-returning functions; logInPlace (LOG_IO) for the step path: docs/design.md, "Scratch and
+ * calling convention".
  */
 import { highWord, withHighWord, scalbn, SPLITTER } from './bits';
 

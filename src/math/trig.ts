@@ -2,6 +2,9 @@
  * Deterministic sin / cos (fdlibm kernels). Argument reduction modulo pi/2:
  * Cody-Waite with a 3-part pi/2 (up to 118+ bits) for |x| <= 2^20 pi/2, and an exact
  * BigInt Payne-Hanek style reduction beyond that (rare, slow path that allocates).
+ *
+ * Number-returning functions; sincosMany writes through its array for the step path: docs/design.md,
+ * "Scratch and calling convention".
  */
 import { highWord, scalbn } from './bits';
 

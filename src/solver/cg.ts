@@ -4,6 +4,8 @@
  * SparseLDLT factor (possibly of an older matrix — it must be SPD for PCG to
  * be meaningful), an inverse diagonal (Jacobi, see jacobiInverse), or null.
  * All vectors live in a PcgWorkspace allocated once per size.
+ *
+ * Dot products through the workspace's scratch (dotTo): docs/design.md, "Scratch and calling convention".
  */
 import type { SymPattern } from './pattern.js';
 import { symMultiply } from './pattern.js';

@@ -9,6 +9,9 @@
  * where L(k, j) is stored. The numeric factorization is then a fixed sequence
  * of typed-array loops (up-looking LDL^T, Davis' algorithm) with no
  * allocation and no tree traversal.
+ *
+ * Paired kernels primed once per process (primeKernels; the gate shows it is needed): docs/design.md,
+ * "Scratch and calling convention".
  */
 import type { SymPattern } from './pattern.js';
 import { buildPattern } from './pattern.js';

@@ -6,6 +6,9 @@
  * M = diag(pointMass) + Σ_triangles of these blocks. Lumped: M = diag(Topology.mass).
  * Both have the same row sums, so gravity (M g) is identical; only inertia differs.
  * Fixed fixed order: point masses first, then triangles in creation order.
+ *
+ * Scale through MSC, loop kernels with nothing before or after the loop: docs/design.md, "Scratch and
+ * calling convention".
  */
 import type { Topology } from './topology';
 
@@ -49,7 +52,6 @@ export function massQuadratic(t: Topology, d: Float64Array, scratch: Float64Arra
  * the loop: docs/solver.md, "Allocation work").
  */
 export function addMassMatrix(t: Topology, values: Float64Array, scale = 1): void {
-  if (!massKernelsPrimed) primeMassKernels();
   MSC[0] = scale;
   if (t.massMatrix === 'lumped') {
     addScaledDiagonal(t.ndof, t.diag, t.mass, MSC, values);
@@ -61,22 +63,6 @@ export function addMassMatrix(t: Topology, values: Float64Array, scale = 1): voi
 
 /** Scale passed to the kernels below. */
 const MSC = new Float64Array(1);
-
-/**
- * Feedback for the kernels' statements before their loops (`const scale = sc[0]`), which a long
- * first call runs before V8 allocates the feedback vector: without it the kernel lives on OSR
- * code entered from the interpreter on every call (newton.ts, primeNewtonKernels). n = 0 calls
- * write nothing.
- */
-let massKernelsPrimed = false;
-function primeMassKernels(): void {
-  massKernelsPrimed = true;
-  const f = new Float64Array(1), i32 = new Int32Array(1), sc = new Float64Array(1);
-  for (let k = 0; k < 64; k++) {
-    addScaledDiagonal(0, i32, f, sc, f);
-    addConsistentBlocks(0, f, i32, sc, f);
-  }
-}
 
 /**
  * Consistent triangle block M_e = m (1 + δab) I₂ (m = ρĀ/12) as coefficients of m: 2 on the

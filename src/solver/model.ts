@@ -35,8 +35,8 @@ export interface SystemModel {
   readonly t: Topology;
   /** Contact potential of this step (src/collision), null: none. */
   contact: ContactTerm | null;
-  /** out[0] ← total potential energy at x. */
-  energyTo(x: Float64Array, out: Float64Array): void;
+  /** Total potential energy at x. */
+  energy(x: Float64Array): number;
   /** gU ← ∇E(x, v) (minus the force, damping included). */
   gradient(x: Float64Array, v: Float64Array, gU: Float64Array): void;
   /** values += cx·∂²E/∂x² + cv·∂(gradU)/∂v (exact element Hessians). */

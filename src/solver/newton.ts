@@ -24,6 +24,9 @@
  * for small systems; above `pcgMinDofs`, PCG preconditioned by an LDLᵀ factor
  * reused over steps and refactored when PCG needs more than `refactorIters`
  * iterations. No allocation per step.
+ *
+ * Loop-free driver over module kernels; doubles through sc, hs (HS_*), ph, dp, en: docs/design.md,
+ * "Scratch and calling convention".
  */
 import { InputError } from '../errors';
 import type { SystemModel as ForceModel } from './model';
@@ -33,6 +36,9 @@ import { writePairBlocks } from '../elements';
 import { applyFixedToMatrix, zeroFixed, type Workspace } from './workspace';
 import { PcgWorkspace, pcg } from './cg';
 import { addMassMatrix, massMatVec } from './mass';
+
+/** Offsets in NewtonSolver's step constants `hs`: h², h·b (b the uniform drag), h. */
+const HS_H2 = 0, HS_HB = 1, HS_H = 2;
 
 export interface NewtonSettings {
   /** Newton iteration cap per step (game default 5). */
@@ -118,7 +124,7 @@ export class NewtonSolver {
   private readonly h16 = new Float64Array(16);
   /** Doubles passed to and from the loop kernels below (not as arguments: V8 would box them). */
   private readonly sc = new Float64Array(4);
-  /** Step constants for the kernels: (h², h b, h) with b the uniform drag; set by step(). */
+  /** Step constants for the kernels (HS_H2, HS_HB, HS_H: h², h b with b the uniform drag, h); set by step(). */
   private readonly hs = new Float64Array(3);
   /** Parts of Φ (phiParts): inertia and drag sums, damping sum, potential energy. */
   private readonly ph = new Float64Array(2);
@@ -142,7 +148,6 @@ export class NewtonSolver {
   private readonly mdOut: Float64Array;
 
   constructor(t: Topology) {
-    primeNewtonKernels();
     this.cgTol = 1e-4;
     this.h2 = NaN; // number objects from the start (see h2), so optimized code never meets null here
     this.hPrev = NaN;
@@ -179,7 +184,9 @@ export class NewtonSolver {
     if (ds.count > 0) dampingDissipation(ds.count, ds.nodes, ds.params, this.nhat, x, this.xt, dp);
     // issue 4: consistent triangle mass replaces ph[0]
     if (t.massMatrix === 'consistent') consistentInertia(t, x, this.xtil, this.md, this.mdOut, null, ph);
-    model.energyTo(x, this.en);
+    // a number-returning call: measured not to allocate here (docs/solver.md, part 6), unlike the
+    // contact term's energy inside ForceModel.energyTo, which keeps its scratch form
+    this.en[0] = model.energy(x);
   }
 
   /** Φ from phiParts (same operations in the same order as ½ inertia + h² V + ½ h (b drag + damp)). */
@@ -332,9 +339,9 @@ export class NewtonSolver {
       this.h2 = h * h;
     }
     const hs = this.hs;
-    hs[0] = h * h;
-    hs[1] = h * this.dragB;
-    hs[2] = h;
+    hs[HS_H2] = h * h;
+    hs[HS_HB] = h * this.dragB;
+    hs[HS_H] = h;
     beginStep(n, t.fixed, x, v, h, xt, xtil, sc);
     const minX = sc[0]!, maxX = sc[1]!, minY = sc[2]!, maxY = sc[3]!;
     const size = maxX >= minX ? Math.sqrt((maxX - minX) ** 2 + (maxY - minY) ** 2) : 0;
@@ -439,37 +446,6 @@ export class NewtonSolver {
   }
 }
 
-/**
- * Feedback for the code before the kernels' loops. V8 allocates a function's feedback vector
- * lazily (after 8 calls or ~1 KB of its bytecode), so in a first call that is one long loop the
- * statements before the loop (`sc[0] = 0`, `const a = sc[0]`) ran without feedback; the kernel
- * was then compiled on stack replacement, its regular optimized code deoptimized at offset 0
- * ("insufficient type feedback") on the next call, and from then on every call ran its prologue
- * in the interpreter and entered the OSR code at the loop (`--trace-osr`: one OSR entry per call,
- * its doubles boxed: ≈1 KB/step at 4k). Calling each kernel with n = 0 64 times (16 were not always enough: the allocation budget is 8× the bytecode size) before the
- * first real call gives the prologue its feedback (same argument types as the real calls). No
- * effect on results: with n = 0 only the scratch array is written.
- */
-let kernelsPrimed = false;
-function primeNewtonKernels(): void {
-  if (kernelsPrimed) return;
-  kernelsPrimed = true;
-  const f = new Float64Array(4), sc = new Float64Array(4), u8 = new Uint8Array(2), i32 = new Int32Array(4);
-  for (let k = 0; k < 64; k++) {
-    inertiaSums(0, u8, f, f, f, f, sc);
-    inertiaGradient(0, f, f, f, f, sc, f);
-    beginStep(0, u8, f, f, 0.5, f, f, sc);
-    sumSquares(0, f, sc);
-    negateInto(0, f, f);
-    slopeAndMax(0, f, f, sc);
-    trialPoint(0, f, sc, f, f);
-    addToDiagonal(0, i32, sc, f);
-    springDirections(0, i32, f, f);
-    dampingDissipation(0, i32, f, f, f, f, sc);
-    dampingGradient(0, i32, f, f, f, f, sc, f);
-  }
-}
-
 // Loops of phi() and gradient() as module functions of typed arrays: optimized as whole
 // functions, not through on-stack replacement of their callers (which deoptimized after the loop).
 
@@ -496,11 +472,11 @@ function inertiaSums(
   }
 }
 
-/** g = h² g + M (x − x̃) + h b (x − xᵗ), with sc = (h², h b). */
+/** g = h² g + M (x − x̃) + h b (x − xᵗ), with h², h b from the step constants hs. */
 function inertiaGradient(
-  n: number, mass: Float64Array, x: Float64Array, xt: Float64Array, xtil: Float64Array, sc: Float64Array, g: Float64Array,
+  n: number, mass: Float64Array, x: Float64Array, xt: Float64Array, xtil: Float64Array, hs: Float64Array, g: Float64Array,
 ): void {
-  const h2 = sc[0]!, hb = sc[1]!;
+  const h2 = hs[HS_H2]!, hb = hs[HS_HB]!;
   for (let i = 0; i < n; i++) g[i] = h2 * g[i]! + mass[i]! * (x[i]! - xtil[i]!) + hb * (x[i]! - xt[i]!);
 }
 
@@ -582,11 +558,11 @@ function dampingDissipation(
   }
 }
 
-/** g += its gradient (h b (n̂·(Δxⱼ − Δxᵢ)) n̂ on j, minus on i), h = hs[2]. */
+/** g += its gradient (h b (n̂·(Δxⱼ − Δxᵢ)) n̂ on j, minus on i), h = hs[HS_H]. */
 function dampingGradient(
   count: number, nodes: Int32Array, params: Float64Array, nh: Float64Array, x: Float64Array, xt: Float64Array, hs: Float64Array, g: Float64Array,
 ): void {
-  const h = hs[2]!;
+  const h = hs[HS_H]!;
   for (let e = 0; e < count; e++) {
     const b = params[3 * e + 2]!;
     if (b === 0) continue;
@@ -601,9 +577,9 @@ function dampingGradient(
   }
 }
 
-/** values += h b n̂ n̂ᵀ pair blocks of each damped spring, h = hs[2]. */
+/** values += h b n̂ n̂ᵀ pair blocks of each damped spring, h = hs[HS_H]. */
 function dampingHessian(ds: ElementFamily, nh: Float64Array, H: Float64Array, hs: Float64Array, values: Float64Array): void {
-  const h = hs[2]!;
+  const h = hs[HS_H]!;
   for (let e = 0; e < ds.count; e++) {
     const b = ds.params[3 * e + 2]!;
     if (b === 0) continue;
@@ -613,9 +589,9 @@ function dampingHessian(ds: ElementFamily, nh: Float64Array, H: Float64Array, hs
   }
 }
 
-/** values[diag[i]] += hs[1] for every dof. */
+/** values[diag[i]] += hs[HS_HB] for every dof. */
 function addToDiagonal(n: number, diag: Int32Array, hs: Float64Array, values: Float64Array): void {
-  const a = hs[1]!;
+  const a = hs[HS_HB]!;
   for (let i = 0; i < n; i++) values[diag[i]!] = values[diag[i]!]! + a;
 }
 

@@ -6,6 +6,9 @@
  * velocity-dependent (damping) terms. Hessians are accumulated into the lower
  * triangle of the fixed sparse pattern through precomputed scatter maps:
  * values += cx·∂²E/∂x² + cv·∂(gradU)/∂v.
+ *
+ * Drivers over loop kernels; doubles cross calls only through scratch (g, h, es, res): docs/design.md,
+ * "Scratch and calling convention".
  */
 import {
   springEnergy, springGradient, springHessian,
@@ -18,7 +21,8 @@ import {
 import {
   springHessianPSD, bendingHessianPSD, cstHessianPSDAt, fsSpringHessXPSD, fsGravitationHessXPSD,
 } from '../elements/psd';
-import { triangleEnergyAt, triangleGradientAt, triangleProjectedHessianAt } from '../elements/materials';
+import { MAT_FOSSSIM, triangleEnergyAt, triangleGradientAt, triangleProjectedHessianAt } from '../elements/materials';
+import { TRI_AREA, TRI_B00, TRI_E, TRI_MATERIAL, TRI_NU, TRI_STRIDE } from '../elements/layout';
 import { UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY } from '../components';
 import { scatter, type ElementFamily, type Topology } from '../solver/topology';
 import type { ContactTerm, SystemModel } from '../solver/model';
@@ -29,6 +33,8 @@ export class ForceModel implements SystemModel {
   /** Scratch for one element's gradient (≤ 6) and Hessian (≤ 36). */
   private readonly g = new Float64Array(6);
   private readonly h = new Float64Array(36);
+  /** Energy scratch of trianglesEnergy: ES_ELEMENT (one triangle's W), ES_SUM (the running total). */
+  private readonly es = new Float64Array(2);
   /** Pointer anchors (owned by the world; null: none). */
   anchors: AnchorSet | null = null;
   /** Contact potential for this step (src/collision/implicit.ts; set by the contact system, null: none). */
@@ -43,15 +49,15 @@ export class ForceModel implements SystemModel {
   /** Scratch for the number-returning wrappers energy() and maxStep(). */
   private readonly res = new Float64Array(2);
 
-  /** Total potential energy at x (damping and vortex forces have none). Wrapper of energyTo. */
+  /** Total potential energy at x (damping and vortex forces have none): what the Newton solver calls. */
   energy(x: Float64Array): number {
     this.energyTo(x, this.res);
     return this.res[0]!;
   }
 
   /**
-   * out[0] ← total potential energy at x: the allocation-free form the solver uses (a double
-   * returned from a call V8 does not inline is boxed, 16 B per call).
+   * out[0] ← total potential energy at x. The anchor and contact terms are added through `out`
+   * (their number-returning energy() allocated 64 B per pile step here: docs/solver.md, part 6).
    */
   energyTo(x: Float64Array, out: Float64Array): void {
     const t = this.t;
@@ -67,9 +73,10 @@ export class ForceModel implements SystemModel {
       E += bendingEnergy(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, hg.params[p]!, hg.params[p + 1]!, hg.params[p + 2]!);
     }
     if (t.triangles.count > 0) {
-      this.g[1] = E;
-      trianglesEnergy(t.triangles, x, this.g);
-      E = this.g[1]!;
+      const es = this.es;
+      es[ES_SUM] = E;
+      trianglesEnergy(t.triangles, x, es);
+      E = es[ES_SUM]!;
     }
     const d = t.dampedSprings;
     for (let e = 0; e < d.count; e++) {
@@ -162,9 +169,10 @@ export class ForceModel implements SystemModel {
   }
 
   /**
-   * Line-search hook (game-mode Newton): the largest fraction α ∈ (0, 1] of the
-   * step dx from x that may be tried (e.g. so no element inverts). Materials
-   * that need it override this; the default allows the full step.
+   * Line-search bound (game-mode Newton): the largest fraction α ∈ (0, 1] of the step dx from x
+   * that may be tried: no Neo-Hookean triangle inverts (src/systems/inversion.ts) and no particle
+   * crosses a contact surface or leaves its trust box (the contact term, src/collision/implicit.ts);
+   * 1 when neither applies. Number-returning wrapper of maxStepTo (tests and tools).
    */
   maxStep(x: Float64Array, dx: Float64Array): number {
     this.maxStepTo(x, dx, this.res);
@@ -237,9 +245,12 @@ export class ForceModel implements SystemModel {
       }
       const tr = t.triangles;
       for (let e = 0; e < tr.count; e++) {
-        const a = 2 * tr.nodes[3 * e]!, b = 2 * tr.nodes[3 * e + 1]!, c = 2 * tr.nodes[3 * e + 2]!, p = 8 * e;
+        const a = 2 * tr.nodes[3 * e]!, b = 2 * tr.nodes[3 * e + 1]!, c = 2 * tr.nodes[3 * e + 2]!, p = TRI_STRIDE * e;
         const q = tr.params;
-        triangleHessian(q[p + 7]!, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p]!, q[p + 1]!, q[p + 2]!, q[p + 3]!, q[p + 4]!, q[p + 5]!, q[p + 6]!, h, 0);
+        triangleHessian(
+          q[p + TRI_MATERIAL]!, x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, q[p + TRI_E]!, q[p + TRI_NU]!, q[p + TRI_AREA]!,
+          q[p + TRI_B00]!, q[p + TRI_B00 + 1]!, q[p + TRI_B00 + 2]!, q[p + TRI_B00 + 3]!, h, 0,
+        );
         scatter(values, tr, e, h, cx);
       }
       const d = t.dampedSprings;
@@ -302,16 +313,19 @@ function add2(gU: Float64Array, g: Float64Array, a: number, b: number): void {
 // statements before V8 allocated the feedback vector, so the optimized code deoptimized there on
 // the next call and the function then lived on OSR code entered from the interpreter on every call.
 
+/** Offsets in ForceModel's energy scratch `es`: one triangle's energy, and the running total. */
+const ES_ELEMENT = 0, ES_SUM = 1;
+
 /**
- * s[1] += each triangle's energy in turn (same summation order as before; s[0] is scratch). The sum
- * lives in s[1] and nothing follows the loop: code compiled on stack replacement at the loop has
- * type feedback for all of it (src/solver/newton.ts, inertiaSums).
+ * s[ES_SUM] += each triangle's energy in turn (same summation order as before; s[ES_ELEMENT] is
+ * the kernel's output). The sum lives in the scratch and nothing follows the loop: code compiled
+ * on stack replacement at the loop has type feedback for all of it (src/solver/newton.ts, inertiaSums).
  */
 function trianglesEnergy(tr: ElementFamily, x: Float64Array, s: Float64Array): void {
   for (let e = 0; e < tr.count; e++) {
     const q = tr.params, nodes = tr.nodes;
-    triangleEnergyAt(x, 2 * nodes[3 * e]!, 2 * nodes[3 * e + 1]!, 2 * nodes[3 * e + 2]!, q, 8 * e, s, 0);
-    s[1] = s[1]! + s[0]!;
+    triangleEnergyAt(x, 2 * nodes[3 * e]!, 2 * nodes[3 * e + 1]!, 2 * nodes[3 * e + 2]!, q, TRI_STRIDE * e, s, ES_ELEMENT);
+    s[ES_SUM] = s[ES_SUM]! + s[ES_ELEMENT]!;
   }
 }
 
@@ -319,7 +333,7 @@ function trianglesGradient(tr: ElementFamily, x: Float64Array, g: Float64Array, 
   for (let e = 0; e < tr.count; e++) {
     const q = tr.params, nodes = tr.nodes;
     const a = 2 * nodes[3 * e]!, b = 2 * nodes[3 * e + 1]!, c = 2 * nodes[3 * e + 2]!;
-    triangleGradientAt(x, a, b, c, q, 8 * e, g, 0);
+    triangleGradientAt(x, a, b, c, q, TRI_STRIDE * e, g, 0);
     add3(gU, g, a, b, c);
   }
 }
@@ -327,8 +341,8 @@ function trianglesGradient(tr: ElementFamily, x: Float64Array, g: Float64Array, 
 function trianglesHessianPSD(tr: ElementFamily, x: Float64Array, h: Float64Array, scale: number, values: Float64Array): void {
   for (let e = 0; e < tr.count; e++) {
     const q = tr.params, nodes = tr.nodes;
-    const a = 2 * nodes[3 * e]!, b = 2 * nodes[3 * e + 1]!, c = 2 * nodes[3 * e + 2]!, p = 8 * e;
-    if (q[p + 7] === 0) cstHessianPSDAt(x, a, b, c, q, p, h, 0);
+    const a = 2 * nodes[3 * e]!, b = 2 * nodes[3 * e + 1]!, c = 2 * nodes[3 * e + 2]!, p = TRI_STRIDE * e;
+    if (q[p + TRI_MATERIAL] === MAT_FOSSSIM) cstHessianPSDAt(x, a, b, c, q, p, h, 0);
     else triangleProjectedHessianAt(x, a, b, c, q, p, h, 0);
     scatter(values, tr, e, h, scale);
   }

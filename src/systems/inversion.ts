@@ -14,8 +14,12 @@
  * branch first reached after other materials had run the loop (bench --material all) had no
  * type feedback: its deopt left the function on OSR code re-entered from the interpreter, which
  * boxed every double (0.3–0.7 MB per step at 4k/10k).
+ *
+ * Integer-only driver, select-based kernels, the bound written to out[0]: docs/design.md, "Scratch and
+ * calling convention".
  */
 import { MAT_NEOHOOKEAN } from '../elements/materials';
+import { TRI_B00, TRI_MATERIAL, TRI_STRIDE } from '../elements/layout';
 import type { Topology } from '../solver/topology';
 
 export const INVERSION_SAFETY = 0.9;
@@ -43,7 +47,7 @@ export function triangleMaxStep(t: Topology, x: Float64Array, dx: Float64Array, 
 function countNeoHookean(count: number, q: Float64Array, n: Int32Array): void {
   for (let e = 0; e < count; e++) {
     const m = n[0]!;
-    n[0] = q[8 * e + 7] === MAT_NEOHOOKEAN ? m + 1 : m;
+    n[0] = q[TRI_STRIDE * e + TRI_MATERIAL] === MAT_NEOHOOKEAN ? m + 1 : m;
   }
 }
 
@@ -56,10 +60,10 @@ function countNeoHookean(count: number, q: Float64Array, n: Int32Array): void {
  */
 function neoHookeanMaxStep(count: number, nodes: Int32Array, q: Float64Array, x: Float64Array, dx: Float64Array, sc: Float64Array): void {
   for (let e = 0; e < count; e++) {
-    const p = 8 * e;
-    const isNH = q[p + 7] === MAT_NEOHOOKEAN;
+    const p = TRI_STRIDE * e;
+    const isNH = q[p + TRI_MATERIAL] === MAT_NEOHOOKEAN;
     const a = 2 * nodes[3 * e]!, b = 2 * nodes[3 * e + 1]!, c = 2 * nodes[3 * e + 2]!;
-    const b00 = q[p + 3]!, b01 = q[p + 4]!, b10 = q[p + 5]!, b11 = q[p + 6]!;
+    const b00 = q[p + TRI_B00]!, b01 = q[p + TRI_B00 + 1]!, b10 = q[p + TRI_B00 + 2]!, b11 = q[p + TRI_B00 + 3]!;
     const d0x = x[b]! - x[a]!, d0y = x[b + 1]! - x[a + 1]!, d1x = x[c]! - x[a]!, d1y = x[c + 1]! - x[a + 1]!;
     const e0x = dx[b]! - dx[a]!, e0y = dx[b + 1]! - dx[a + 1]!, e1x = dx[c]! - dx[a]!, e1y = dx[c + 1]! - dx[a + 1]!;
     const f00 = d0x * b00 + d1x * b10, f10 = d0y * b00 + d1y * b10, f01 = d0x * b01 + d1x * b11, f11 = d0y * b01 + d1y * b11;

@@ -91,7 +91,7 @@ export class Pipeline {
       // dt starts as null so V8 stores the field tagged (an immutable number object): drivers that
       // run in the baseline tier (updateColliders, integrate) read and pass it without boxing a
       // copy, as a field first stored as a double would make them do (16 B per read; the allocation
-      // gate sees it). Assigned right below.
+      // gate sees it; docs/design.md, "Scratch and calling convention"). Assigned right below.
       dt: null as unknown as number, integrator: o.integrator, newton: o.newton, massMatrix: o.massMatrix,
       c: o.c, lists: o.lists,
       topologyDirty: true, topology, model: this.forceModel, workspace: new Workspace(topology, stats), newtonSolver: null,

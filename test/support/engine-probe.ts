@@ -9,7 +9,7 @@ import { atan2, cbrt, cos, exp, log, pow, Rng, sin } from '../../src/math';
 import { parseSceneXml } from '../../src/scene/xml';
 import { buildScene } from '../../src/scene/build';
 import { PhysicsWorld } from '../../src/world';
-import { makeJellyPile } from '../../src/collision/jelly';
+import { makeJellyPile } from '../../src/cli/bench-jellies';
 import { meshPolygon } from '../../src/mesh';
 
 /** FNV-1a over the bytes of a Float64Array, as 8 hex digits (two 32-bit lanes folded). */
