@@ -15,7 +15,7 @@
  *
  * Per topology, boundary.ts builds the contact boundary (surface particles, boundary and rod
  * edges, radii, inverse masses) that the search, the response and the events read. Geometry
- * kernels: geometry.ts; the potential's kernels: potential-kernels.ts.
+ * kernels: geometry.ts; the potential's kernels: candidate-kernels.ts, barrier-friction.ts.
  *
  * Game mode with a game-mode implicit integrator (`implicit`, default): contact is inside the
  * Newton solve; after it only tunnelling is corrected and bouncy (COR > 0) collider contacts are

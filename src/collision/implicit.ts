@@ -39,21 +39,22 @@
  *
  * This file holds the candidates (ContactPotential: their arrays, slots, trust boxes) and the
  * ContactTerm the solver calls (energy, gradient, Hessian, maxStep), which loop over the candidates
- * in index order; the kernels are in potential-kernels.ts.
+ * in index order; the kernels are in candidate-kernels.ts and barrier-friction.ts. (A little over
+ * 500 lines: a tenth of them is this header's formulas.)
  */
 import type { SymPattern } from '../solver/pattern';
 import { findSlot } from '../solver/pattern';
 import type { ContactTerm } from '../solver/model';
 import { growF, growI, growU8 } from './buffers';
 import {
-  candidateGeom, curvaturesQ, dEddQ, floorTimeQ, frictionF0Q, frictionF1Q, impactTimeQ, KIND_EDGE, KQ, KQ_AL,
-  KQ_CU, KQ_D, KQ_E, KQ_FN, KQ_NX, KQ_NY, KQ_TOI, KQ_U, NG, G_A, G_DB, G_EPS, G_K, G_KB, G_ML, G_NX, G_NY, G_R,
-  G_SIDE, G_TX, G_TY, G_U0, G_WF, normalEnergyQ, normalForceQ, PQ, PQ_IO, PQ_PARAM, slipQ,
-} from './potential-kernels';
+  candidateGeom, dEddQ, floorTimeQ, impactTimeQ, KIND_EDGE, KQ, KQ_AL, KQ_D, KQ_E, KQ_FN, KQ_NX, KQ_NY, KQ_TOI, KQ_U,
+  localHessianAt, localMajorizerAt, NG, G_A, G_DB, G_EPS, G_K, G_KB, G_ML, G_NX, G_NY, G_R, G_SIDE, G_TX, G_TY, G_U0,
+  G_WF, normalEnergyQ, normalForceQ, slipQ,
+} from './candidate-kernels';
+import { frictionF0Q, frictionF1Q, PQ, PQ_IO, PQ_PARAM } from './barrier-friction';
 
-export {
-  barrierB, barrierB1, barrierB2, frictionF0, frictionF1, frictionF2, KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT,
-} from './potential-kernels';
+export { barrierB, barrierB1, barrierB2, frictionF0, frictionF1, frictionF2 } from './barrier-friction';
+export { KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT } from './candidate-kernels';
 
 /** Slots per candidate: diagonal blocks (xx, yx, yy) of p, a, b; then off-diagonal blocks (p,a), (p,b), (a,b) (4 each). */
 const NS = 21;
@@ -414,54 +415,16 @@ export class ContactPotential implements ContactTerm {
    * κ ∇d ∇dᵀ (Gauss–Newton) + μλ f₀''(|u|) ∇u ∇uᵀ. Used by assembly and tests.
    */
   localHessian(k: number, x: Float64Array, out: Float64Array): void {
-    out.fill(0, 0, 36);
-    const G = this.geo, o = NG * k, q = KQ;
-    curvaturesQ(this.kind, this.node, G, k, x);
-    const cn = q[KQ_E]!, cu = q[KQ_CU]!;
-    if (cn === 0 && cu === 0) return;
-    const edge = this.kind[k] === KIND_EDGE;
-    const al = q[KQ_AL]!;
-    const wn0 = 1, wn1 = edge ? -(1 - al) : 0, wn2 = edge ? -al : 0;
-    const nx = q[KQ_NX]!, ny = q[KQ_NY]!, tx = G[o + G_TX]!, ty = G[o + G_TY]!;
-    for (let i = 0; i < 3; i++) {
-      const wi = i === 0 ? wn0 : i === 1 ? wn1 : wn2, fi = G[o + G_WF + i]!;
-      for (let j = 0; j < 3; j++) {
-        const wj = j === 0 ? wn0 : j === 1 ? wn1 : wn2, fj = G[o + G_WF + j]!;
-        const a = cn * wi * wj, b = cu * fi * fj;
-        out[(2 * i) * 6 + 2 * j] = a * nx * nx + b * tx * tx;
-        out[(2 * i) * 6 + 2 * j + 1] = a * nx * ny + b * tx * ty;
-        out[(2 * i + 1) * 6 + 2 * j] = a * nx * ny + b * tx * ty;
-        out[(2 * i + 1) * 6 + 2 * j + 1] = a * ny * ny + b * ty * ty;
-      }
-    }
+    localHessianAt(this.kind, this.node, this.geo, k, x, out);
   }
 
   /**
    * Diagonal-block PSD majorizer (6×6, row-major, zero off the diagonal blocks) of candidate k's
-   * local Hessian at x: block j = S_n c_n |w_j| n nᵀ + S_f c_u |f_j| t tᵀ with S = Σ|w| (2 on an
-   * edge, 1 otherwise), so majorizer − localHessian is PSD (Cauchy–Schwarz). Used for candidates
-   * whose coupling blocks are not in the pattern yet (rebuilds rate-limited).
+   * local Hessian at x (candidate-kernels.ts, localMajorizerAt). Used for candidates whose coupling
+   * blocks are not in the pattern yet (rebuilds rate-limited).
    */
   localMajorizer(k: number, x: Float64Array, out: Float64Array): void {
-    out.fill(0, 0, 36);
-    const G = this.geo, o = NG * k, q = KQ;
-    curvaturesQ(this.kind, this.node, G, k, x);
-    const cn = q[KQ_E]!, cu = q[KQ_CU]!;
-    if (cn === 0 && cu === 0) return;
-    const edge = this.kind[k] === KIND_EDGE;
-    const al = q[KQ_AL]!;
-    const w0 = 1, w1 = edge ? 1 - al : 0, w2 = edge ? al : 0;
-    const f0 = Math.abs(G[o + G_WF]!), f1 = Math.abs(G[o + G_WF + 1]!), f2 = Math.abs(G[o + G_WF + 2]!);
-    const sn = w0 + w1 + w2, sf = f0 + f1 + f2;
-    const nx = q[KQ_NX]!, ny = q[KQ_NY]!, tx = G[o + G_TX]!, ty = G[o + G_TY]!;
-    for (let i = 0; i < 3; i++) {
-      const a = sn * cn * (i === 0 ? w0 : i === 1 ? w1 : w2), b = sf * cu * (i === 0 ? f0 : i === 1 ? f1 : f2);
-      const r = 2 * i;
-      out[r * 6 + r] = a * nx * nx + b * tx * tx;
-      out[r * 6 + r + 1] = a * nx * ny + b * tx * ty;
-      out[(r + 1) * 6 + r] = a * nx * ny + b * tx * ty;
-      out[(r + 1) * 6 + r + 1] = a * ny * ny + b * ty * ty;
-    }
+    localMajorizerAt(this.kind, this.node, this.geo, k, x, out);
   }
 
   private readonly H = new Float64Array(36);

@@ -5,7 +5,7 @@
  * - Queue: the candidate search asks for the (p, a) and (p, b) blocks of every particle–edge
  *   candidate (`require`); pairs missing from the pattern are queued.
  * - Rebuild (`commit`): when pairs are queued and the token bucket (`rebuildBurst` tokens, refilled
- *   at `rebuildRate` per simulated second by `refill`) has a token, the pattern is rebuilt with the
+ *   at `rebuildRate` per simulated second by the candidate search) has a token, the pattern is rebuilt with the
  *   queued pairs and without the stale ones (no candidate for more than `staleSteps` steps), and
  *   the linear solver with it; without a token the rebuild is deferred (the candidates' missing
  *   blocks use the potential's diagonal majorizer).
@@ -28,8 +28,11 @@ export class PatternBook {
   msGrowth = 0;
   /** Steps begun (beginStep): the stamp of markSeen. */
   private stepNo = 0;
-  /** [0]: tokens left (−1 before the first step); a Float64Array: no heap number per refill. */
-  private readonly tokens = new Float64Array([-1]);
+  /**
+   * [0]: rebuild tokens left (−1 before the first step); a Float64Array: no heap number per refill.
+   * Refilled by the candidate search (candidates.ts) to min(rebuildBurst, tokens + rebuildRate · h).
+   */
+  readonly tokens = new Float64Array([-1]);
   /** Per contact pair of the topology: the last step it was a candidate. */
   private pairSeen: Int32Array = new Int32Array(0);
   /** Per pattern slot: the contact pair whose (hi, lo) xx entry it is, −1 otherwise. */
@@ -45,12 +48,6 @@ export class PatternBook {
   /** A new step (the stamp of markSeen). */
   beginStep(): void {
     this.stepNo++;
-  }
-
-  /** Refill the rebuild tokens for one step of ctx.dt (full bucket before the first step). */
-  refill(ctx: StepContext): void {
-    const tk = this.tokens, cap = this.s.rebuildBurst;
-    tk[0] = tk[0]! < 0 ? cap : Math.min(cap, tk[0]! + this.s.rebuildRate * ctx.dt);
   }
 
   /** Start a candidate search: nothing queued. */

@@ -12,7 +12,7 @@ import type { ContactBoundary } from './boundary';
 import { growF, growI } from './buffers';
 import { itemBefore, type CandidateSearch } from './candidates';
 import type { ContactPotential } from './implicit';
-import { KQ_D } from './potential-kernels';
+import { KQ_D } from './candidate-kernels';
 import type { ContactSettings } from './settings';
 
 export class Refinement {

@@ -1,16 +1,17 @@
 /**
- * Kernels of the in-solve contact potential (implicit.ts, ContactPotential, holds the candidates):
- * the scalar friction and barrier functions, and the per-candidate kernels — exact geometry,
- * normal energy and its derivatives, normal force, friction slip, time of impact and time to the
- * floor — as functions of the candidate arrays (kind, node, geo; layout G_* below), a candidate
- * index and positions. The formulas are in implicit.ts's header and docs/contact.md.
+ * Per-candidate kernels of the in-solve contact potential (implicit.ts: ContactPotential holds the
+ * candidates): exact geometry, normal energy and its derivatives, normal force, friction slip,
+ * curvatures, the local Hessian and its diagonal majorizer, time of impact and time to the floor —
+ * functions of the candidate arrays (kind, node, geo; layout G_* below), a candidate index and
+ * positions. The formulas are in implicit.ts's header and docs/contact.md.
  *
- * Scratch convention (geometry.ts's header; docs/contact.md): the scalar kernels read and write PQ
- * (PQ_IO in and out, PQ_PARAM), the per-candidate kernels write KQ (offsets KQ_*), the swept ones
- * use geometry.ts's SW. The number-taking exports (frictionF0 … barrierB2) are their public face,
- * for tests and tools.
+ * Scratch convention (geometry.ts's header; docs/contact.md): results go to KQ (offsets KQ_*); the
+ * scalar friction / barrier kernels (barrier-friction.ts) go through PQ, the swept tests through
+ * geometry.ts's SW.
  */
-import { LOG_IO, logInPlace } from '../math/exp-log';
+import {
+  barrierB1Q, barrierB2Q, barrierBQ, frictionF2Q, PQ, PQ_IO, PQ_PARAM,
+} from './barrier-friction';
 import { SW, SW_A0, SW_A1, SW_B0, SW_B1, SW_P0, SW_P1, SW_Q0, SW_Q1, SW_RHO, SW_T, sweptPCS, sweptPS } from './geometry';
 
 export const KIND_PLANE = 0;
@@ -35,11 +36,6 @@ export const G_SIDE = 16; // segment / edge: +1 or −1, the side (of the left n
 export const G_KB = 17; // barrier stiffness κ_b (0: no barrier: the pair started the step at d ≤ 0)
 export const G_DB = 18; // barrier width d̂_b
 
-/** Scratch of the scalar kernels: the argument in and the result out (y or d), and the parameter (ε or d̂). */
-export const PQ = new Float64Array(2);
-export const PQ_IO = 0;
-export const PQ_PARAM = 1;
-
 /**
  * Scratch of the per-candidate kernels. candidateGeom writes d, n, α at KQ_D .. KQ_AL of its `out`
  * (KQ or a caller's array of 4); the others write their one result at their offset.
@@ -59,96 +55,6 @@ export const KQ_E = 6;
 export const KQ_U = 7;
 /** curvaturesQ: the friction curvature μλ f₀''(|u|). */
 export const KQ_CU = 8;
-
-// ---- scalar kernels ------------------------------------------------------------------------
-
-/** A PQ kernel in number-taking form (the exports below: tests and tools, not the step path). */
-function viaPQ(kernel: () => void, a: number, b: number): number {
-  PQ[PQ_IO] = a;
-  PQ[PQ_PARAM] = b;
-  kernel();
-  return PQ[PQ_IO]!;
-}
-
-/** IPC's smoothed friction primitive f₀ and its derivatives f₁ = f₀', f₀''. */
-export function frictionF0(y: number, eps: number): number {
-  return viaPQ(frictionF0Q, y, eps);
-}
-export function frictionF1(y: number, eps: number): number {
-  return viaPQ(frictionF1Q, y, eps);
-}
-export function frictionF2(y: number, eps: number): number {
-  return viaPQ(frictionF2Q, y, eps);
-}
-/** PQ_IO ← f₀(y = PQ_IO, ε = PQ_PARAM). */
-export function frictionF0Q(): void {
-  const y = PQ[PQ_IO]!, eps = PQ[PQ_PARAM]!;
-  PQ[PQ_IO] = y < eps ? (y * y) / eps - (y * y * y) / (3 * eps * eps) + eps / 3 : y;
-}
-/** PQ_IO ← f₁(y = PQ_IO, ε = PQ_PARAM). */
-export function frictionF1Q(): void {
-  const y = PQ[PQ_IO]!, eps = PQ[PQ_PARAM]!;
-  PQ[PQ_IO] = y < eps ? (2 * y) / eps - (y * y) / (eps * eps) : 1;
-}
-/** PQ_IO ← f₀''(y = PQ_IO, ε = PQ_PARAM). */
-export function frictionF2Q(): void {
-  const y = PQ[PQ_IO]!, eps = PQ[PQ_PARAM]!;
-  PQ[PQ_IO] = y < eps ? 2 / eps - (2 * y) / (eps * eps) : 0;
-}
-
-/**
- * IPC's log barrier on d ∈ (0, d̂): b(d) = −(d − d̂)² ln(d / d̂), b(d̂) = b'(d̂) = b''(d̂) = 0 (C²),
- * b → ∞ as d → 0⁺, convex on (0, d̂); 0 for d ≥ d̂. b1 = b', b2 = b''.
- */
-export function barrierB(d: number, dh: number): number {
-  return viaPQ(barrierBQ, d, dh);
-}
-export function barrierB1(d: number, dh: number): number {
-  return viaPQ(barrierB1Q, d, dh);
-}
-export function barrierB2(d: number, dh: number): number {
-  return viaPQ(barrierB2Q, d, dh);
-}
-/** PQ_IO ← b(d = PQ_IO, d̂ = PQ_PARAM); ln through LOG_IO (no double crosses a call). */
-export function barrierBQ(): void {
-  const d = PQ[PQ_IO]!, dh = PQ[PQ_PARAM]!;
-  if (!(d < dh)) {
-    PQ[PQ_IO] = 0;
-    return;
-  }
-  if (!(d > 0)) {
-    PQ[PQ_IO] = Infinity;
-    return;
-  }
-  const e = d - dh;
-  LOG_IO[0] = d / dh;
-  logInPlace();
-  PQ[PQ_IO] = -e * e * LOG_IO[0]!;
-}
-/** PQ_IO ← b'(d = PQ_IO, d̂ = PQ_PARAM). */
-export function barrierB1Q(): void {
-  const d = PQ[PQ_IO]!, dh = PQ[PQ_PARAM]!;
-  if (!(d < dh) || !(d > 0)) {
-    PQ[PQ_IO] = 0;
-    return;
-  }
-  const e = d - dh;
-  LOG_IO[0] = d / dh;
-  logInPlace();
-  PQ[PQ_IO] = -2 * e * LOG_IO[0]! - (e * e) / d;
-}
-/** PQ_IO ← b''(d = PQ_IO, d̂ = PQ_PARAM). */
-export function barrierB2Q(): void {
-  const d = PQ[PQ_IO]!, dh = PQ[PQ_PARAM]!;
-  if (!(d < dh) || !(d > 0)) {
-    PQ[PQ_IO] = 0;
-    return;
-  }
-  const e = d - dh, q = e / d;
-  LOG_IO[0] = d / dh;
-  logInPlace();
-  PQ[PQ_IO] = -2 * LOG_IO[0]! - 4 * q + q * q;
-}
 
 // ---- per-candidate kernels -----------------------------------------------------------------
 
@@ -320,6 +226,64 @@ export function curvaturesQ(kindA: Uint8Array, node: Int32Array, G: Float64Array
     PQ[PQ_PARAM] = G[o + G_EPS]!;
     frictionF2Q();
     q[KQ_CU] = ml * PQ[PQ_IO]!;
+  }
+}
+
+/**
+ * Local Hessian (6×6 over nodes p, a, b, row-major) of candidate k at x:
+ * κ ∇d ∇dᵀ (Gauss–Newton) + μλ f₀''(|u|) ∇u ∇uᵀ. ContactPotential.localHessian.
+ */
+export function localHessianAt(
+kindA: Uint8Array, node: Int32Array, G: Float64Array, k: number, x: Float64Array, out: Float64Array,
+): void {
+  out.fill(0, 0, 36);
+  const o = NG * k, q = KQ;
+  curvaturesQ(kindA, node, G, k, x);
+  const cn = q[KQ_E]!, cu = q[KQ_CU]!;
+  if (cn === 0 && cu === 0) return;
+  const edge = kindA[k] === KIND_EDGE;
+  const al = q[KQ_AL]!;
+  const wn0 = 1, wn1 = edge ? -(1 - al) : 0, wn2 = edge ? -al : 0;
+  const nx = q[KQ_NX]!, ny = q[KQ_NY]!, tx = G[o + G_TX]!, ty = G[o + G_TY]!;
+  for (let i = 0; i < 3; i++) {
+    const wi = i === 0 ? wn0 : i === 1 ? wn1 : wn2, fi = G[o + G_WF + i]!;
+    for (let j = 0; j < 3; j++) {
+      const wj = j === 0 ? wn0 : j === 1 ? wn1 : wn2, fj = G[o + G_WF + j]!;
+      const a = cn * wi * wj, b = cu * fi * fj;
+      out[(2 * i) * 6 + 2 * j] = a * nx * nx + b * tx * tx;
+      out[(2 * i) * 6 + 2 * j + 1] = a * nx * ny + b * tx * ty;
+      out[(2 * i + 1) * 6 + 2 * j] = a * nx * ny + b * tx * ty;
+      out[(2 * i + 1) * 6 + 2 * j + 1] = a * ny * ny + b * ty * ty;
+    }
+  }
+}
+
+/**
+ * Diagonal-block PSD majorizer (6×6, row-major, zero off the diagonal blocks) of candidate k's
+ * local Hessian at x: block j = S_n c_n |w_j| n nᵀ + S_f c_u |f_j| t tᵀ with S = Σ|w| (2 on an
+ * edge, 1 otherwise), so majorizer − localHessian is PSD (Cauchy–Schwarz). ContactPotential.localMajorizer.
+ */
+export function localMajorizerAt(
+kindA: Uint8Array, node: Int32Array, G: Float64Array, k: number, x: Float64Array, out: Float64Array,
+): void {
+  out.fill(0, 0, 36);
+  const o = NG * k, q = KQ;
+  curvaturesQ(kindA, node, G, k, x);
+  const cn = q[KQ_E]!, cu = q[KQ_CU]!;
+  if (cn === 0 && cu === 0) return;
+  const edge = kindA[k] === KIND_EDGE;
+  const al = q[KQ_AL]!;
+  const w0 = 1, w1 = edge ? 1 - al : 0, w2 = edge ? al : 0;
+  const f0 = Math.abs(G[o + G_WF]!), f1 = Math.abs(G[o + G_WF + 1]!), f2 = Math.abs(G[o + G_WF + 2]!);
+  const sn = w0 + w1 + w2, sf = f0 + f1 + f2;
+  const nx = q[KQ_NX]!, ny = q[KQ_NY]!, tx = G[o + G_TX]!, ty = G[o + G_TY]!;
+  for (let i = 0; i < 3; i++) {
+    const a = sn * cn * (i === 0 ? w0 : i === 1 ? w1 : w2), b = sf * cu * (i === 0 ? f0 : i === 1 ? f1 : f2);
+    const r = 2 * i;
+    out[r * 6 + r] = a * nx * nx + b * tx * tx;
+    out[r * 6 + r + 1] = a * nx * ny + b * tx * ty;
+    out[(r + 1) * 6 + r] = a * nx * ny + b * tx * ty;
+    out[(r + 1) * 6 + r + 1] = a * ny * ny + b * ty * ty;
   }
 }
 
