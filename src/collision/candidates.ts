@@ -12,10 +12,15 @@
  * particle, half-planes, then items ascending (`itemBefore`) — deterministic. Particle–edge
  * candidates ask the pattern book (pattern-book.ts) for their blocks; the candidates go to the
  * potential (implicit.ts) through its staging scratch `stageIn` (offsets ST_*).
+ *
+ * `search` is the driver; the tests per pair kind are methods (planes, edge, segment, circle) that
+ * read the search's doubles from `sq` (offsets S_*) and the particle's from `pq` (offsets P_*):
+ * no double crosses a call (geometry.ts's header).
  */
 import type { StepContext } from '../solver/context';
+import type { SymPattern } from '../solver/pattern';
 import { growF, growI } from './buffers';
-import type { ContactBoundary } from './boundary';
+import { emptyBoundary, type ContactBoundary } from './boundary';
 import type { ItemBroadphase } from './broadphase';
 import { bouncyCollider, frictionInto, type KinematicColliders } from './colliders';
 import { GS, GS_AL, GS_D, pointSegAt, sweptNodes, sweptSegment } from './geometry';
@@ -24,6 +29,15 @@ import {
 } from './implicit';
 import type { PatternBook } from './pattern-book';
 import type { ContactSettings } from './settings';
+
+/** Offsets of `sq`, the search's doubles: κ per unit mass (stiffness / h²), friction ε (ε_v h), trust-region δ, h. */
+const S_KS = 0, S_EPS = 1, S_DL = 2, S_H = 3;
+/**
+ * Offsets of `pq`, the particle's doubles: its positions at xᵗ, x̃ and x_e (xs in a refinement, else
+ * x̃), radius, slack (margin), mass (0 when fixed), and its trust box (min x, min y, max x, max y).
+ */
+const P_X0 = 0, P_Y0 = 1, P_X1 = 2, P_Y1 = 3, P_X2 = 4, P_Y2 = 5, P_R = 6, P_SLACK = 7, P_M = 8;
+const P_TLX = 9, P_TLY = 10, P_THX = 11, P_THY = 12;
 
 /** Candidate order within a particle: half-planes first (−1, −2, …), then items ascending. */
 export function itemBefore(a: number, b: number): boolean {
@@ -44,8 +58,19 @@ export class CandidateSearch {
   /** Guard pairs staged during the search: kind, p, a, b, item, side (6 each) and their stageIn (ST_N each). */
   private gBuf: Int32Array = new Int32Array(0);
   private gSt: Float64Array = new Float64Array(0);
+  private nG = 0;
   /** A candidate's lagged tangent (ContactPotential.tangent). */
   private readonly tg = new Float64Array(2);
+  private readonly sq = new Float64Array(4);
+  private readonly pq = new Float64Array(13);
+  // this search's inputs (set by search)
+  private bnd: ContactBoundary = emptyBoundary();
+  private x0: Float64Array = new Float64Array(0);
+  private xe: Float64Array = new Float64Array(0);
+  private xs: Float64Array | null = null;
+  private pattern: SymPattern | null = null;
+  /** 1 when the trust region is on (δ > 0). */
+  private trust = 0;
 
   constructor(
     private readonly s: ContactSettings,
@@ -75,13 +100,21 @@ export class CandidateSearch {
     const h = ctx.dt, n = bnd.n, invMass = bnd.invMass, mass = t.mass;
     const nE = bnd.nE, nS = cols.nS, nC = cols.nC;
     const nItems = nE + nS + nC;
-    const ks = s.stiffness / (h * h);
-    const eps = s.frictionEpsV * h;
+    const sq = this.sq, P = this.pq;
+    sq[S_KS] = s.stiffness / (h * h);
+    sq[S_EPS] = s.frictionEpsV * h;
+    sq[S_H] = h;
     this.xp = growF(this.xp, 2 * n);
     const xp = this.xp;
     for (let q = 0; q < 2 * n; q++) xp[q] = x0[q]! + h * v0[q]!;
     // refinement (ContactSystem.refine): boxes and tests also cover the last solve's result xs
     const xe = xs ?? xp;
+    this.bnd = bnd;
+    this.x0 = x0;
+    this.xe = xe;
+    this.xs = xs;
+    this.pattern = t.pattern;
+    this.nG = 0;
     const mr = bnd.maxRadius;
     // trust region's δ (see below): mr + ½ margin·rmin, ×4 per level (a refinement after a solve
     // that stopped on its box raises the level); the hash boxes of edges and particles grow by the
@@ -89,10 +122,10 @@ export class CandidateSearch {
     const dl0 = mr + 0.5 * s.margin * bnd.minRadius;
     const dl = dl0 * (1 << (2 * this.trustLevel));
     const ex = dl - dl0;
+    sq[S_DL] = dl;
     bp.grow[0] = ex;
     bp.fill(s, bnd, cols, x0, xp, xe, 0, 0);
-    const hash = bp.hash, hq = hash.q, ec = bp.edgeBox, sg = cols.seg, ci = cols.circ;
-    const H = ctx.c.Halfplane, hps = ctx.lists.halfplanes, K = ctx.c.Collider;
+    const hash = bp.hash, hq = hash.q;
     const st = pot.stageIn;
     st[ST_SLIP] = 0;
     // Trust region (docs/contact.md): each particle's box over xᵗ, x̃ (and xs), grown by δ. A query
@@ -101,12 +134,12 @@ export class CandidateSearch {
     // pair the hash never met stays more than r̂ apart (2δ ≤ 2 mr + slack + 2 (δ − δ₀) with
     // δ₀ = mr + ½ margin·rmin); the pairs it met but rejected become guards.
     const trust = dl > 0;
+    this.trust = trust ? 1 : 0;
     if (trust) {
       pot.beginTrust(n);
       pot.trTol[0] = 1e-6 * dl;
     }
     const tb = pot.trBox;
-    let nG = 0;
     for (let i = 0; i < n; i++) {
       const r = bnd.radius[i]!;
       const X0 = x0[2 * i]!, Y0 = x0[2 * i + 1]!, X1 = xp[2 * i]!, Y1 = xp[2 * i + 1]!, X2 = xe[2 * i]!, Y2 = xe[2 * i + 1]!;
@@ -120,38 +153,20 @@ export class CandidateSearch {
         tb[4 * i + 2] = thx;
         tb[4 * i + 3] = thy;
       }
-      if (mi > 0 && s.cor <= 0) {
-        for (let q = 0; q < hps.length; q++) {
-          const e = hps[q]!;
-          const nx = H.nx[e]!, ny = H.ny[e]!;
-          const c0 = H.px[e]! * nx + H.py[e]! * ny;
-          const d = Math.min(X0 * nx + Y0 * ny, X1 * nx + Y1 * ny, X2 * nx + Y2 * ny) - c0;
-          if (!(d < r + slack)) {
-            // guard: the trust box reaches the plane
-            if (trust && nx * (nx > 0 ? tlx : thx) + ny * (ny > 0 ? tly : thy) <= c0) {
-              st[ST_G] = nx;
-              st[ST_G + 1] = ny;
-              st[ST_G + 2] = c0;
-              st[ST_G + 3] = 0;
-              st[ST_R] = r;
-              st[ST_K] = ks * mi;
-              st[ST_MU] = 0;
-              st[ST_EPS] = eps;
-              nG = this.stageGuard(nG, KIND_PLANE, i, -1, -1, -(q + 1), 1);
-            }
-          } else {
-            st[ST_G] = nx;
-            st[ST_G + 1] = ny;
-            st[ST_G + 2] = c0;
-            st[ST_G + 3] = 0;
-            st[ST_R] = r;
-            st[ST_K] = ks * mi;
-            st[ST_MU] = s.friction;
-            st[ST_EPS] = eps;
-            pot.addStaged(KIND_PLANE, i, -1, -1, x0, -(q + 1), 1);
-          }
-        }
-      }
+      P[P_X0] = X0;
+      P[P_Y0] = Y0;
+      P[P_X1] = X1;
+      P[P_Y1] = Y1;
+      P[P_X2] = X2;
+      P[P_Y2] = Y2;
+      P[P_R] = r;
+      P[P_SLACK] = slack;
+      P[P_M] = mi;
+      P[P_TLX] = tlx;
+      P[P_TLY] = tly;
+      P[P_THX] = thx;
+      P[P_THY] = thy;
+      if (mi > 0 && s.cor <= 0) this.planes(ctx, i);
       if (nItems === 0) continue;
       const g = r + mr + slack + ex;
       hq[0] = Math.min(X0, X1, X2) - g;
@@ -162,155 +177,15 @@ export class CandidateSearch {
       const buf = bp.cand.buf;
       for (let c = 0; c < cnt; c++) {
         const item = buf[c]!;
-        if (item < nE) {
-          if (bnd.surface[i] === 0) continue;
-          const a = bnd.ea[item]!, b = bnd.eb[item]!;
-          if (bnd.adjacent(i, a, b)) continue;
-          const m = mi > 0 ? mi : 0.5 * ((invMass[a]! > 0 ? mass[2 * a]! : 0) + (invMass[b]! > 0 ? mass[2 * b]! : 0));
-          if (!(m > 0)) continue;
-          const rr = r + bnd.eRad[item]!;
-          const a2 = 2 * a, b2 = 2 * b;
-          pointSegAt(x0, 2 * i, x0, a2, b2);
-          const d0 = GS[GS_D]!;
-          // beyond an end (α clamped) the side of the edge's line says nothing about inside / outside
-          const mid = GS[GS_AL]! > 0 && GS[GS_AL]! < 1;
-          pointSegAt(xp, 2 * i, xp, a2, b2);
-          const d1 = GS[GS_D]!;
-          let d2 = d1;
-          if (xs) {
-            pointSegAt(xs, 2 * i, xs, a2, b2);
-            d2 = GS[GS_D]!;
-          }
-          // side: a mesh boundary's outside (right of a→b), else the particle's side at the start
-          const sl = (x0[b2]! - x0[a2]!) * (Y0 - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (X0 - x0[a2]!);
-          // a mesh boundary edge whose triangle is inverted at the start (a folded corner) has no
-          // reliable outside: it is two-sided for this step (the particle kept on its start side)
-          let one = bnd.eOneSided[item]!;
-          if (one === 1) {
-            const c2 = 2 * bnd.eOpp[item]!;
-            if ((x0[b2]! - x0[a2]!) * (x0[c2 + 1]! - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (x0[c2]! - x0[a2]!) <= 0) one = 0;
-          }
-          if (Math.min(d0, d1, d2) >= rr + slack && !sweptNodes(x0, xp, 2 * i, a2, b2) && (!xs || !sweptNodes(x0, xs, 2 * i, a2, b2))) {
-            // guard: the trust boxes of the particle and the edge overlap, and the particle starts
-            // outside or beyond an end (a one-sided edge is not limited from its inside: the particle may leave)
-            const o = 4 * item;
-            if (trust && tlx <= ec[o + 2]! + dl && thx >= ec[o]! - dl && tly <= ec[o + 3]! + dl && thy >= ec[o + 1]! - dl &&
-              (one === 0 || sl < 0 || !mid)) {
-              st[ST_G] = 0;
-              st[ST_G + 1] = 0;
-              st[ST_G + 2] = 0;
-              st[ST_G + 3] = 0;
-              st[ST_R] = rr;
-              st[ST_K] = ks * m;
-              st[ST_MU] = 0;
-              st[ST_EPS] = eps;
-              nG = this.stageGuard(nG, KIND_EDGE, i, a, b, item, sl < 0 ? -1 : 1);
-            }
-            continue;
-          }
-          if (one === 1 && mid && sl > rr * Math.sqrt((x0[b2]! - x0[a2]!) ** 2 + (x0[b2 + 1]! - x0[a2 + 1]!) ** 2)) continue; // deep inside
-          const side = one === 1 ? -1 : sl < 0 ? -1 : 1;
-          st[ST_G] = 0;
-          st[ST_G + 1] = 0;
-          st[ST_G + 2] = 0;
-          st[ST_G + 3] = 0;
-          st[ST_R] = rr;
-          st[ST_K] = ks * m;
-          st[ST_MU] = s.friction;
-          st[ST_EPS] = eps;
-          pot.addStaged(KIND_EDGE, i, a, b, x0, item, side);
-          book.require(t.pattern, i, a);
-          book.require(t.pattern, i, b);
-          continue;
-        }
-        if (!(mi > 0) || bouncyCollider(ctx, cols.colliderOf(item - nE), s)) continue;
-        if (item < nE + nS) {
-          const sj = item - nE, o = 8 * sj, col = cols.segCol[sj]!;
-          const rr = r + cols.segRad[sj]!;
-          const ax = sg[o + 4]!, ay = sg[o + 5]!, bx = sg[o + 6]!, by = sg[o + 7]!;
-          pointSegAt(x0, 2 * i, sg, o + 4, o + 6);
-          const d0 = GS[GS_D]!, al = GS[GS_AL]!; // al: closestAlpha(X0, Y0, a, b), same operations
-          pointSegAt(xp, 2 * i, sg, o + 4, o + 6);
-          const d1 = GS[GS_D]!;
-          pointSegAt(xe, 2 * i, sg, o + 4, o + 6);
-          const d2 = GS[GS_D]!;
-          if (Math.min(d0, d1, d2) >= rr + slack && !sweptSegment(x0, xp, 2 * i, sg, o) && !sweptSegment(x0, xe, 2 * i, sg, o)) {
-            // guard: the trust box reaches the segment's box (end pose)
-            if (trust && tlx <= Math.max(ax, bx) && thx >= Math.min(ax, bx) && tly <= Math.max(ay, by) && thy >= Math.min(ay, by)) {
-              const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
-              st[ST_G] = ax;
-              st[ST_G + 1] = ay;
-              st[ST_G + 2] = bx;
-              st[ST_G + 3] = by;
-              st[ST_R] = rr;
-              st[ST_K] = ks * mi;
-              st[ST_MU] = 0;
-              st[ST_EPS] = eps;
-              nG = this.stageGuard(nG, KIND_SEGMENT, i, -1, -1, item, sl < 0 ? -1 : 1);
-            }
-            continue;
-          }
-          // surface displacement over the step at the particle's closest point (tangential part: friction)
-          const sx = ax + al * (bx - ax) - ((1 - al) * sg[o]! + al * sg[o + 2]!);
-          const sy = ay + al * (by - ay) - ((1 - al) * sg[o + 1]! + al * sg[o + 3]!);
-          const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
-          st[ST_G] = ax;
-          st[ST_G + 1] = ay;
-          st[ST_G + 2] = bx;
-          st[ST_G + 3] = by;
-          st[ST_R] = rr;
-          st[ST_K] = ks * mi;
-          frictionInto(ctx, col, s, st, ST_MU);
-          st[ST_EPS] = eps;
-          const k = pot.addStaged(KIND_SEGMENT, i, -1, -1, x0, item, sl < 0 ? -1 : 1);
-          const ss = pot.slipIn;
-          ss[0] = sx;
-          ss[1] = sy;
-          pot.addSurfaceSlipStaged(k);
-        } else {
-          const cc = item - nE - nS, o = 5 * cc, col = cols.circCol[cc]!;
-          const R = ci[o + 4]!;
-          const d0 = Math.sqrt((X0 - ci[o + 2]!) ** 2 + (Y0 - ci[o + 3]!) ** 2) - R;
-          const d1 = Math.sqrt((X1 - ci[o + 2]!) ** 2 + (Y1 - ci[o + 3]!) ** 2) - R;
-          const d2 = Math.sqrt((X2 - ci[o + 2]!) ** 2 + (Y2 - ci[o + 3]!) ** 2) - R;
-          if (Math.min(d0, d1, d2) >= r + slack) {
-            // guard: the trust box reaches the circle's box (end pose)
-            if (trust && tlx <= ci[o + 2]! + R && thx >= ci[o + 2]! - R && tly <= ci[o + 3]! + R && thy >= ci[o + 3]! - R) {
-              st[ST_G] = ci[o + 2]!;
-              st[ST_G + 1] = ci[o + 3]!;
-              st[ST_G + 2] = R;
-              st[ST_G + 3] = 0;
-              st[ST_R] = r;
-              st[ST_K] = ks * mi;
-              st[ST_MU] = 0;
-              st[ST_EPS] = eps;
-              nG = this.stageGuard(nG, KIND_CIRCLE, i, -1, -1, item, 1);
-            }
-            continue;
-          }
-          const e = ctx.lists.colliders[col]!;
-          st[ST_G] = ci[o + 2]!;
-          st[ST_G + 1] = ci[o + 3]!;
-          st[ST_G + 2] = R;
-          st[ST_G + 3] = 0;
-          st[ST_R] = r;
-          st[ST_K] = ks * mi;
-          frictionInto(ctx, col, s, st, ST_MU);
-          st[ST_EPS] = eps;
-          const k = pot.addStaged(KIND_CIRCLE, i, -1, -1, x0, item, 1);
-          // centre displacement plus the spin of the surface (ω R along the tangent)
-          const tg = this.tg;
-          pot.tangent(k, tg);
-          const ss = pot.slipIn;
-          ss[0] = ci[o + 2]! - ci[o]! + h * K.omega[e]! * R * tg[0]!;
-          ss[1] = ci[o + 3]! - ci[o + 1]! + h * K.omega[e]! * R * tg[1]!;
-          pot.addSurfaceSlipStaged(k);
-        }
+        if (item < nE) this.edge(i, item, mass);
+        else if (!(mi > 0) || bouncyCollider(ctx, cols.colliderOf(item - nE), s)) continue;
+        else if (item < nE + nS) this.segment(ctx, i, item);
+        else this.circle(ctx, i, item);
       }
     }
     // the guards after the candidates (same order: particles, then half-planes, then items)
     pot.beginGuards();
-    const gb = this.gBuf, gs = this.gSt;
+    const gb = this.gBuf, gs = this.gSt, nG = this.nG;
     for (let g = 0; g < nG; g++) {
       for (let j = 0; j < ST_N; j++) st[j] = gs[ST_N * g + j]!;
       const o = 6 * g;
@@ -322,8 +197,218 @@ export class CandidateSearch {
     book.markSeen(t, pot);
   }
 
-  /** Stage guard nG (its doubles are in the potential's stageIn); returns nG + 1. */
-  private stageGuard(nG: number, kind: number, p: number, a: number, b: number, item: number, side: number): number {
+  /** Particle i against every half-plane: a candidate within r̂ + slack at xᵗ, x̃ or x_e, else a guard its trust box reaches. */
+  private planes(ctx: StepContext, i: number): void {
+    const P = this.pq, sq = this.sq, st = this.pot.stageIn;
+    const X0 = P[P_X0]!, Y0 = P[P_Y0]!, X1 = P[P_X1]!, Y1 = P[P_Y1]!, X2 = P[P_X2]!, Y2 = P[P_Y2]!;
+    const r = P[P_R]!, slack = P[P_SLACK]!, mi = P[P_M]!;
+    const H = ctx.c.Halfplane, hps = ctx.lists.halfplanes;
+    for (let q = 0; q < hps.length; q++) {
+      const e = hps[q]!;
+      const nx = H.nx[e]!, ny = H.ny[e]!;
+      const c0 = H.px[e]! * nx + H.py[e]! * ny;
+      const d = Math.min(X0 * nx + Y0 * ny, X1 * nx + Y1 * ny, X2 * nx + Y2 * ny) - c0;
+      if (!(d < r + slack)) {
+        // guard: the trust box reaches the plane
+        if (this.trust === 1 && nx * (nx > 0 ? P[P_TLX]! : P[P_THX]!) + ny * (ny > 0 ? P[P_TLY]! : P[P_THY]!) <= c0) {
+          st[ST_G] = nx;
+          st[ST_G + 1] = ny;
+          st[ST_G + 2] = c0;
+          st[ST_G + 3] = 0;
+          st[ST_R] = r;
+          st[ST_K] = sq[S_KS]! * mi;
+          st[ST_MU] = 0;
+          st[ST_EPS] = sq[S_EPS]!;
+          this.stageGuard(KIND_PLANE, i, -1, -1, -(q + 1), 1);
+        }
+      } else {
+        st[ST_G] = nx;
+        st[ST_G + 1] = ny;
+        st[ST_G + 2] = c0;
+        st[ST_G + 3] = 0;
+        st[ST_R] = r;
+        st[ST_K] = sq[S_KS]! * mi;
+        st[ST_MU] = this.s.friction;
+        st[ST_EPS] = sq[S_EPS]!;
+        this.pot.addStaged(KIND_PLANE, i, -1, -1, this.x0, -(q + 1), 1);
+      }
+    }
+  }
+
+  /**
+   * Particle i against boundary edge `item` (not its own or a neighbouring one; interior mesh nodes
+   * skip edges). A candidate when within r̂ + slack at xᵗ, x̃ or xs or crossed on the way there,
+   * unless deep inside a one-sided edge; a guard when the trust boxes overlap and the particle
+   * starts outside (or beyond an end).
+   */
+  private edge(i: number, item: number, mass: Float64Array): void {
+    const bnd = this.bnd, invMass = bnd.invMass;
+    if (bnd.surface[i] === 0) return;
+    const a = bnd.ea[item]!, b = bnd.eb[item]!;
+    if (bnd.adjacent(i, a, b)) return;
+    const P = this.pq, sq = this.sq, st = this.pot.stageIn, x0 = this.x0, xs = this.xs;
+    const X0 = P[P_X0]!, Y0 = P[P_Y0]!, r = P[P_R]!, slack = P[P_SLACK]!, mi = P[P_M]!;
+    const m = mi > 0 ? mi : 0.5 * ((invMass[a]! > 0 ? mass[2 * a]! : 0) + (invMass[b]! > 0 ? mass[2 * b]! : 0));
+    if (!(m > 0)) return;
+    const rr = r + bnd.eRad[item]!;
+    const a2 = 2 * a, b2 = 2 * b;
+    pointSegAt(x0, 2 * i, x0, a2, b2);
+    const d0 = GS[GS_D]!;
+    // beyond an end (α clamped) the side of the edge's line says nothing about inside / outside
+    const mid = GS[GS_AL]! > 0 && GS[GS_AL]! < 1;
+    pointSegAt(this.xp, 2 * i, this.xp, a2, b2);
+    const d1 = GS[GS_D]!;
+    let d2 = d1;
+    if (xs) {
+      pointSegAt(xs, 2 * i, xs, a2, b2);
+      d2 = GS[GS_D]!;
+    }
+    // side: a mesh boundary's outside (right of a→b), else the particle's side at the start
+    const sl = (x0[b2]! - x0[a2]!) * (Y0 - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (X0 - x0[a2]!);
+    // a mesh boundary edge whose triangle is inverted at the start (a folded corner) has no
+    // reliable outside: it is two-sided for this step (the particle kept on its start side)
+    let one = bnd.eOneSided[item]!;
+    if (one === 1) {
+      const c2 = 2 * bnd.eOpp[item]!;
+      if ((x0[b2]! - x0[a2]!) * (x0[c2 + 1]! - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (x0[c2]! - x0[a2]!) <= 0) one = 0;
+    }
+    if (Math.min(d0, d1, d2) >= rr + slack && !sweptNodes(x0, this.xp, 2 * i, a2, b2) && (!xs || !sweptNodes(x0, xs, 2 * i, a2, b2))) {
+      // guard: the trust boxes of the particle and the edge overlap, and the particle starts
+      // outside or beyond an end (a one-sided edge is not limited from its inside: the particle may leave)
+      const o = 4 * item, ec = this.bp.edgeBox, dl = sq[S_DL]!;
+      if (this.trust === 1 && P[P_TLX]! <= ec[o + 2]! + dl && P[P_THX]! >= ec[o]! - dl && P[P_TLY]! <= ec[o + 3]! + dl &&
+        P[P_THY]! >= ec[o + 1]! - dl && (one === 0 || sl < 0 || !mid)) {
+        st[ST_G] = 0;
+        st[ST_G + 1] = 0;
+        st[ST_G + 2] = 0;
+        st[ST_G + 3] = 0;
+        st[ST_R] = rr;
+        st[ST_K] = sq[S_KS]! * m;
+        st[ST_MU] = 0;
+        st[ST_EPS] = sq[S_EPS]!;
+        this.stageGuard(KIND_EDGE, i, a, b, item, sl < 0 ? -1 : 1);
+      }
+      return;
+    }
+    if (one === 1 && mid && sl > rr * Math.sqrt((x0[b2]! - x0[a2]!) ** 2 + (x0[b2 + 1]! - x0[a2 + 1]!) ** 2)) return; // deep inside
+    const side = one === 1 ? -1 : sl < 0 ? -1 : 1;
+    st[ST_G] = 0;
+    st[ST_G + 1] = 0;
+    st[ST_G + 2] = 0;
+    st[ST_G + 3] = 0;
+    st[ST_R] = rr;
+    st[ST_K] = sq[S_KS]! * m;
+    st[ST_MU] = this.s.friction;
+    st[ST_EPS] = sq[S_EPS]!;
+    this.pot.addStaged(KIND_EDGE, i, a, b, x0, item, side);
+    this.book.require(this.pattern!, i, a);
+    this.book.require(this.pattern!, i, b);
+  }
+
+  /**
+   * Particle i against collider segment `item` (end pose; a two-sided segment keeps the particle on
+   * its start side; friction relative to the segment's surface displacement over the step).
+   */
+  private segment(ctx: StepContext, i: number, item: number): void {
+    const P = this.pq, sq = this.sq, st = this.pot.stageIn, x0 = this.x0, xp = this.xp, xe = this.xe;
+    const X0 = P[P_X0]!, Y0 = P[P_Y0]!, r = P[P_R]!, slack = P[P_SLACK]!, mi = P[P_M]!;
+    const cols = this.cols, sg = cols.seg;
+    const sj = item - this.bnd.nE, o = 8 * sj, col = cols.segCol[sj]!;
+    const rr = r + cols.segRad[sj]!;
+    const ax = sg[o + 4]!, ay = sg[o + 5]!, bx = sg[o + 6]!, by = sg[o + 7]!;
+    pointSegAt(x0, 2 * i, sg, o + 4, o + 6);
+    const d0 = GS[GS_D]!, al = GS[GS_AL]!; // al: closestAlpha(X0, Y0, a, b), same operations
+    pointSegAt(xp, 2 * i, sg, o + 4, o + 6);
+    const d1 = GS[GS_D]!;
+    pointSegAt(xe, 2 * i, sg, o + 4, o + 6);
+    const d2 = GS[GS_D]!;
+    if (Math.min(d0, d1, d2) >= rr + slack && !sweptSegment(x0, xp, 2 * i, sg, o) && !sweptSegment(x0, xe, 2 * i, sg, o)) {
+      // guard: the trust box reaches the segment's box (end pose)
+      if (this.trust === 1 && P[P_TLX]! <= Math.max(ax, bx) && P[P_THX]! >= Math.min(ax, bx) && P[P_TLY]! <= Math.max(ay, by) &&
+        P[P_THY]! >= Math.min(ay, by)) {
+        const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
+        st[ST_G] = ax;
+        st[ST_G + 1] = ay;
+        st[ST_G + 2] = bx;
+        st[ST_G + 3] = by;
+        st[ST_R] = rr;
+        st[ST_K] = sq[S_KS]! * mi;
+        st[ST_MU] = 0;
+        st[ST_EPS] = sq[S_EPS]!;
+        this.stageGuard(KIND_SEGMENT, i, -1, -1, item, sl < 0 ? -1 : 1);
+      }
+      return;
+    }
+    // surface displacement over the step at the particle's closest point (tangential part: friction)
+    const sx = ax + al * (bx - ax) - ((1 - al) * sg[o]! + al * sg[o + 2]!);
+    const sy = ay + al * (by - ay) - ((1 - al) * sg[o + 1]! + al * sg[o + 3]!);
+    const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
+    st[ST_G] = ax;
+    st[ST_G + 1] = ay;
+    st[ST_G + 2] = bx;
+    st[ST_G + 3] = by;
+    st[ST_R] = rr;
+    st[ST_K] = sq[S_KS]! * mi;
+    frictionInto(ctx, col, this.s, st, ST_MU);
+    st[ST_EPS] = sq[S_EPS]!;
+    const pot = this.pot;
+    const k = pot.addStaged(KIND_SEGMENT, i, -1, -1, x0, item, sl < 0 ? -1 : 1);
+    const ss = pot.slipIn;
+    ss[0] = sx;
+    ss[1] = sy;
+    pot.addSurfaceSlipStaged(k);
+  }
+
+  /** Particle i against collider circle `item` (end pose; friction relative to its centre's motion and spin). */
+  private circle(ctx: StepContext, i: number, item: number): void {
+    const P = this.pq, sq = this.sq, st = this.pot.stageIn;
+    const X0 = P[P_X0]!, Y0 = P[P_Y0]!, X1 = P[P_X1]!, Y1 = P[P_Y1]!, X2 = P[P_X2]!, Y2 = P[P_Y2]!;
+    const r = P[P_R]!, slack = P[P_SLACK]!, mi = P[P_M]!;
+    const cols = this.cols, ci = cols.circ;
+    const cc = item - this.bnd.nE - cols.nS, o = 5 * cc, col = cols.circCol[cc]!;
+    const R = ci[o + 4]!;
+    const d0 = Math.sqrt((X0 - ci[o + 2]!) ** 2 + (Y0 - ci[o + 3]!) ** 2) - R;
+    const d1 = Math.sqrt((X1 - ci[o + 2]!) ** 2 + (Y1 - ci[o + 3]!) ** 2) - R;
+    const d2 = Math.sqrt((X2 - ci[o + 2]!) ** 2 + (Y2 - ci[o + 3]!) ** 2) - R;
+    if (Math.min(d0, d1, d2) >= r + slack) {
+      // guard: the trust box reaches the circle's box (end pose)
+      if (this.trust === 1 && P[P_TLX]! <= ci[o + 2]! + R && P[P_THX]! >= ci[o + 2]! - R && P[P_TLY]! <= ci[o + 3]! + R &&
+        P[P_THY]! >= ci[o + 3]! - R) {
+        st[ST_G] = ci[o + 2]!;
+        st[ST_G + 1] = ci[o + 3]!;
+        st[ST_G + 2] = R;
+        st[ST_G + 3] = 0;
+        st[ST_R] = r;
+        st[ST_K] = sq[S_KS]! * mi;
+        st[ST_MU] = 0;
+        st[ST_EPS] = sq[S_EPS]!;
+        this.stageGuard(KIND_CIRCLE, i, -1, -1, item, 1);
+      }
+      return;
+    }
+    const e = ctx.lists.colliders[col]!;
+    st[ST_G] = ci[o + 2]!;
+    st[ST_G + 1] = ci[o + 3]!;
+    st[ST_G + 2] = R;
+    st[ST_G + 3] = 0;
+    st[ST_R] = r;
+    st[ST_K] = sq[S_KS]! * mi;
+    frictionInto(ctx, col, this.s, st, ST_MU);
+    st[ST_EPS] = sq[S_EPS]!;
+    const pot = this.pot;
+    const k = pot.addStaged(KIND_CIRCLE, i, -1, -1, this.x0, item, 1);
+    // centre displacement plus the spin of the surface (ω R along the tangent)
+    const tg = this.tg, h = sq[S_H]!, om = ctx.c.Collider.omega;
+    pot.tangent(k, tg);
+    const ss = pot.slipIn;
+    ss[0] = ci[o + 2]! - ci[o]! + h * om[e]! * R * tg[0]!;
+    ss[1] = ci[o + 3]! - ci[o + 1]! + h * om[e]! * R * tg[1]!;
+    pot.addSurfaceSlipStaged(k);
+  }
+
+  /** Stage a guard (its doubles are in the potential's stageIn); added after all candidates. */
+  private stageGuard(kind: number, p: number, a: number, b: number, item: number, side: number): void {
+    const nG = this.nG;
     this.gBuf = growI(this.gBuf, 6 * (nG + 1));
     this.gSt = growF(this.gSt, ST_N * (nG + 1));
     const o = 6 * nG, gb = this.gBuf, gs = this.gSt, st = this.pot.stageIn;
@@ -334,6 +419,6 @@ export class CandidateSearch {
     gb[o + 4] = item;
     gb[o + 5] = side;
     for (let j = 0; j < ST_N; j++) gs[ST_N * nG + j] = st[j]!;
-    return nG + 1;
+    this.nG = nG + 1;
   }
 }
