@@ -183,7 +183,7 @@ export function dEddQ(G: Float64Array, k: number): void {
 }
 
 /** KQ[KQ_E] ← ∂²E_n/∂d² of candidate k at distance d = KQ[KQ_D] (≥ 0). */
-export function d2Edd2Q(G: Float64Array, k: number): void {
+function d2Edd2Q(G: Float64Array, k: number): void {
   const o = NG * k, q = KQ, d = q[KQ_D]!;
   let c = G[o + G_R]! - d > 0 ? G[o + G_K]! : 0;
   const kb = G[o + G_KB]!;
@@ -214,7 +214,7 @@ export function slipQ(node: Int32Array, G: Float64Array, k: number, x: Float64Ar
  * friction curvature μλ f₀''(|u|) in KQ[KQ_CU] (0 without friction): the common start of the local
  * Hessian and the majorizer.
  */
-export function curvaturesQ(kindA: Uint8Array, node: Int32Array, G: Float64Array, k: number, x: Float64Array): void {
+function curvaturesQ(kindA: Uint8Array, node: Int32Array, G: Float64Array, k: number, x: Float64Array): void {
   const o = NG * k, q = KQ;
   candidateGeom(kindA, node, G, k, x, q);
   d2Edd2Q(G, k);

@@ -124,7 +124,7 @@ export function frictionInto(ctx: StepContext, col: number, s: ContactSettings, 
 }
 
 /**
- * updateColliders' math over all colliders (cols[0..nCols)): each moves by h = ck[0] times its
+ * KinematicColliders.update's math over all colliders (cols[0..nCols)): each moves by h = ck[0] times its
  * velocity; circles, segments and polygon edges get their start and end poses, polygons their
  * end-pose vertices and box. ck[1 + 4k ..] holds collider k's start and end angles, then their
  * sin, cos (sincosMany). Typed arrays and integers only, primed once per process
