@@ -181,6 +181,11 @@ export class ContactSystem {
     return this.colliders.addPolygonVertices(local);
   }
 
+  /** Local polygon vertices of all polygon colliders (x, y pairs, from a collider's polyStart). */
+  get polyLocal(): Float64Array {
+    return this.colliders.polyLocal;
+  }
+
   /** The contact boundary of ctx.topology (rebuilt when the topology changed; the events restart). */
   private ensureBoundary(ctx: StepContext): void {
     if (this.boundary.topology === ctx.topology) return;
