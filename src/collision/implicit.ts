@@ -30,7 +30,7 @@
  * u is linear in x, so the exact Hessian μ λ f₀''(|u|) ∇u ∇uᵀ is PSD (f₀ convex).
  *
  * Sparsity: particle–edge candidates couple p with a and b; the contact system grows the
- * topology's pattern (src/systems/topology.ts, addContactPairs / setContactPairs) before slots
+ * topology's pattern (src/solver/topology.ts, addContactPairs / setContactPairs) before slots
  * are looked up, so a candidate's full 6×6 Hessian is assembled exactly. While pattern rebuilds
  * are rate-limited, a candidate whose (p, a) or (p, b) block is missing is assembled with a
  * diagonal-block PSD majorizer instead (localMajorizer): for H = c g gᵀ with g = (w_j v)_j,
