@@ -72,13 +72,19 @@ export class CandidateSearch {
   /** 1 when the trust region is on (δ > 0). */
   private trust = 0;
 
-  constructor(
-    private readonly s: ContactSettings,
-    private readonly cols: KinematicColliders,
-    private readonly bp: ItemBroadphase,
-    private readonly pot: ContactPotential,
-    private readonly book: PatternBook,
-  ) {}
+  private readonly s: ContactSettings;
+  private readonly cols: KinematicColliders;
+  private readonly bp: ItemBroadphase;
+  private readonly pot: ContactPotential;
+  private readonly book: PatternBook;
+
+  constructor(s: ContactSettings, cols: KinematicColliders, bp: ItemBroadphase, pot: ContactPotential, book: PatternBook) {
+    this.s = s;
+    this.cols = cols;
+    this.bp = bp;
+    this.pot = pot;
+    this.book = book;
+  }
 
   /**
    * Fill the potential with this step's candidates and guards: start-of-step state x0, v0; xs the

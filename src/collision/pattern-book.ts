@@ -43,7 +43,11 @@ export class PatternBook {
   private newPairs: Int32Array = new Int32Array(0);
   private nNew = 0;
 
-  constructor(private readonly s: ContactSettings) {}
+  private readonly s: ContactSettings;
+
+  constructor(s: ContactSettings) {
+    this.s = s;
+  }
 
   /** A new step (the stamp of markSeen). */
   beginStep(): void {

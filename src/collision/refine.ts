@@ -31,11 +31,15 @@ export class Refinement {
   /** Initial guess of a refinement after a pinned solve (exactly ndof long). */
   private warm: Float64Array = new Float64Array(0);
 
-  constructor(
-    private readonly s: ContactSettings,
-    private readonly pot: ContactPotential,
-    private readonly search: CandidateSearch,
-  ) {}
+  private readonly s: ContactSettings;
+  private readonly pot: ContactPotential;
+  private readonly search: CandidateSearch;
+
+  constructor(s: ContactSettings, pot: ContactPotential, search: CandidateSearch) {
+    this.s = s;
+    this.pot = pot;
+    this.search = search;
+  }
 
   /**
    * After a solve: search again around its result ctx.x (start-of-step state x0, v0); if the

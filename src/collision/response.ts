@@ -39,13 +39,19 @@ export class ContactResponse {
   private v0: Float64Array = new Float64Array(0);
   private implicitOn = false;
 
-  constructor(
-    private readonly s: ContactSettings,
-    private readonly cols: KinematicColliders,
-    private readonly bp: ItemBroadphase,
-    private readonly pot: ContactPotential,
-    private readonly pairs: ContactPairs,
-  ) {}
+  private readonly s: ContactSettings;
+  private readonly cols: KinematicColliders;
+  private readonly bp: ItemBroadphase;
+  private readonly pot: ContactPotential;
+  private readonly pairs: ContactPairs;
+
+  constructor(s: ContactSettings, cols: KinematicColliders, bp: ItemBroadphase, pot: ContactPotential, pairs: ContactPairs) {
+    this.s = s;
+    this.cols = cols;
+    this.bp = bp;
+    this.pot = pot;
+    this.pairs = pairs;
+  }
 
   /**
    * Broad phase over swept boxes x0 → ctx.x, then Gauss–Seidel passes (narrow phase + response) over
