@@ -3,9 +3,9 @@
  * tests, the point–segment distance, and loaders of the swept test from particle and collider
  * arrays. All motion within a step is linear in t ∈ [0, 1].
  *
- * Scratch convention (docs/contact.md, "Scratch convention"; the same in every file of
- * src/collision): a kernel family has one module-level Float64Array scratch with a named offset
- * for every slot. On the step path a caller writes the inputs at their offsets and calls the kernel
+ * Scratch convention (docs/design.md, "Scratch and calling convention"; collision's scratch
+ * arrays are listed in docs/contact.md, "Scratch convention"): a kernel family has one
+ * Float64Array scratch with a named offset for every slot. On the step path a caller writes the inputs at their offsets and calls the kernel
  * with integers and typed arrays only; the kernel writes its results at their offsets. No double
  * crosses a call: V8 boxes a double passed to or returned from a call it does not inline
  * (docs/solver.md, "Allocation work"). The number-taking, number-returning functions
