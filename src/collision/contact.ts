@@ -1,49 +1,46 @@
 /**
- * Contact: particles against static/kinematic colliders (half-planes,
- * circles, segments, closed polygons) and against the boundary edges of soft
- * bodies (other bodies and, for non-incident edges, their own). In game mode
- * with a game-mode implicit integrator, contact is inside the Newton solve
- * (implicit.ts, candidates from detection.ts; docs/contact.md); the rest of
- * this comment describes the post-solve filter (response.ts).
+ * Contact: particles against static/kinematic colliders (half-planes, circles, segments, closed
+ * polygons) and against the boundary edges of soft bodies (other bodies and, for non-incident
+ * edges, their own). ContactSystem is the façade the step pipeline (src/systems/pipeline.ts) calls,
+ * once per stage; it owns the settings and composes the parts (docs/contact.md, "Parts"):
  *
- * Files: detection.ts (contact geometry, colliders, candidate search, pattern
- * bookkeeping) → response.ts (post-solve detection and filter) → events.ts
- * (begin / end / active) → contact.ts (ContactSystem: orchestration);
- * simple.ts (FOSSSim's simple mode).
+ *   kinematics  moveColliders  colliders.ts      kinematic colliders' shapes at both poses
+ *   forces      beginStep      candidates.ts     candidate search on the shared broad phase
+ *                                                (broadphase.ts), pattern growth (pattern-book.ts),
+ *                                                the candidates' potential (implicit.ts) → model.contact
+ *   solve       refine         refine.ts         search again around the result; solve again?
+ *   response    respond        response.ts       post-solve detection, safety net, velocity filter
+ *                                                (pairs.ts), or FOSSSim's simple mode (simple.ts)
+ *   events      events         events.ts         begin / end / active from the pairs
  *
- * Runs after the implicit solve, on the dense state (ctx.x, ctx.v), as a
- * velocity filter (the course's): for each contact the relative velocity into
- * the normal is removed (or reflected by the COR) and the tangential velocity
- * is reduced by at most μ times that normal change (Coulomb). Penetration is
- * corrected by moving positions only; a correction that lifts a particle
- * against the force on it takes that potential energy out of its outgoing
- * normal speed, so the correction never adds energy.
+ * Per topology, boundary.ts builds the contact boundary (surface particles, boundary and rod
+ * edges, radii, inverse masses) that the search, the response and the events read. Geometry
+ * kernels: geometry.ts; the potential's kernels: candidate-kernels.ts, barrier-friction.ts.
  *
- * Detection: a uniform-grid spatial hash over swept boxes of all items
- * (body boundary edges, collider segments, polygon edges, circles, polygons),
- * rebuilt every step into preallocated buffers; narrow phase is continuous
- * (swept point–segment and point–circle), so a particle cannot pass through a
- * zero-thickness segment whatever its speed.
- *
- * `mode = 'simple'` instead reproduces FOSSSim's SimpleCollisionHandler for
- * XML scenes: after the step, particle–particle, particle–edge and
- * particle–half-plane pairs that overlap and approach get their velocities
- * reflected by the COR (no friction, no position change).
+ * Game mode with a game-mode implicit integrator (`implicit`, default): contact is inside the
+ * Newton solve; after it only tunnelling is corrected and bouncy (COR > 0) collider contacts are
+ * filtered. Other integrators use the velocity filter alone. `mode = 'simple'` instead reproduces
+ * FOSSSim's SimpleCollisionHandler for XML scenes.
  */
 import type { StepContext } from '../solver/context';
-import { growF, growI } from './detection';
-import { ContactEvents } from './events';
+import { buildBoundary, emptyBoundary, type ContactBoundary } from './boundary';
+import { ItemBroadphase } from './broadphase';
+import { growF } from './buffers';
+import { CandidateSearch } from './candidates';
+import { KinematicColliders } from './colliders';
+import { ContactEvents, type ContactEvent } from './events';
+import { ContactPotential } from './implicit';
+import { ContactPairs } from './pairs';
+import { PatternBook } from './pattern-book';
+import { Refinement } from './refine';
+import { ContactResponse } from './response';
+import { ContactSettings } from './settings';
 import { SimpleCollisionHandler } from './simple';
 
-export { COLLIDER_CIRCLE, COLLIDER_SEGMENT, COLLIDER_POLYGON } from './detection';
+export { COLLIDER_CIRCLE, COLLIDER_SEGMENT, COLLIDER_POLYGON } from './colliders';
 export type { ContactEvent } from './events';
 
-/**
- * The contact system of a world: detection (detection.ts) → post-solve response (response.ts) →
- * events (events.ts), orchestrated here (snapshot before the solve, refinement, the contact step
- * after it); FOSSSim's simple mode in simple.ts.
- */
-export class ContactSystem extends ContactEvents {
+export class ContactSystem {
   /** Contact runs only when enabled (XML scenes: `<collision type="simple"/>`). */
   enabled = false;
   /** 'game': filter + friction + CCD + penetration correction; 'simple': FOSSSim's SimpleCollisionHandler. */
@@ -55,6 +52,43 @@ export class ContactSystem extends ContactEvents {
    * bouncy (COR > 0) collider contacts are filtered. Other integrators use the velocity filter.
    */
   implicit = true;
+  /**
+   * Pair order of 'simple' mode, from FOSSSim's `<collisiondetection type>`:
+   * 'allpairs' (FOSSSim's default, AllPairsDetector): for each particle i in index order,
+   * its particles j > i, then its edges, then the half-planes;
+   * 'contest' (ContestDetector): all particle–particle pairs (i < j, sorted), then all
+   * particle–edge pairs (sorted by particle, then edge), then all particle–half-plane pairs.
+   * Each response changes velocities the later pairs see, so the order changes the result.
+   */
+  simpleOrder: 'allpairs' | 'contest' = 'allpairs';
+  /** Game-mode settings (also under their own names below: `contacts.friction`, …). */
+  readonly settings = new ContactSettings();
+
+  // ---- parts ----
+  /** Kinematic colliders: polygon vertices and this step's shapes. */
+  readonly colliders = new KinematicColliders();
+  /** This step's candidate potentials (valid while implicit contact is on). */
+  readonly potential = new ContactPotential();
+  private boundary: ContactBoundary = emptyBoundary();
+  private readonly broadphase = new ItemBroadphase();
+  private readonly book = new PatternBook(this.settings);
+  private readonly search = new CandidateSearch(this.settings, this.colliders, this.broadphase, this.potential, this.book);
+  private readonly refinement = new Refinement(this.settings, this.potential, this.search);
+  private readonly pairs = new ContactPairs();
+  private readonly response = new ContactResponse(this.settings, this.colliders, this.broadphase, this.potential, this.pairs);
+  private readonly log = new ContactEvents();
+  /** FOSSSim's simple mode (its `recorder` collects FOSSSim's collision list for the CLI). */
+  readonly simple = new SimpleCollisionHandler();
+
+  // ---- this step ----
+  /** Start-of-step positions and velocities. */
+  private x0: Float64Array = new Float64Array(0);
+  private v0: Float64Array = new Float64Array(0);
+  /** Contact is in this step's solve (the potential is model.contact). */
+  private implicitOn = false;
+  private growthsAtStep = 0;
+  /** Number of pairs that touched in the last step (benchmark figure). */
+  touching = 0;
 
   /**
    * Kinematics stage: move kinematic colliders by one step and build their world-space shapes
@@ -62,8 +96,8 @@ export class ContactSystem extends ContactEvents {
    */
   moveColliders(ctx: StepContext): void {
     if (!this.enabled || this.mode !== 'game') return;
-    if (this.topoRef !== ctx.topology) this.rebuild(ctx);
-    this.updateColliders(ctx);
+    this.ensureBoundary(ctx);
+    this.colliders.update(ctx);
   }
 
   /**
@@ -74,7 +108,7 @@ export class ContactSystem extends ContactEvents {
     const model = ctx.model;
     model.contact = null;
     this.implicitOn = false;
-    this.growthsAtStep = this.patternGrowths;
+    this.growthsAtStep = this.book.growths;
     if (!this.enabled) return;
     this.x0 = growF(this.x0, ctx.x.length);
     this.x0.set(ctx.x);
@@ -82,16 +116,26 @@ export class ContactSystem extends ContactEvents {
     this.v0.set(ctx.v);
     if (this.mode !== 'game') return;
     const t = ctx.topology;
-    if (this.topoRef !== t) this.rebuild(ctx);
+    this.ensureBoundary(ctx);
     if (this.implicit && ctx.newton !== 'fosssim' && !t.dense &&
       (ctx.integrator === 'implicit-euler' || ctx.integrator === 'linearized-implicit-euler')) {
-      this.refinements = 0;
-      this.trustLevel = 0;
-      this.stepNo++;
-      this.buildCandidates(ctx); // refills the rebuild tokens first
+      this.refinement.count = 0;
+      this.search.trustLevel = 0;
+      this.book.beginStep();
+      this.search.search(ctx, this.boundary, this.x0, this.v0, null);
       this.implicitOn = true;
       model.contact = this.potential;
     }
+  }
+
+  /**
+   * Solve stage, after each solve with contact: when the result met pairs the candidate search
+   * missed (or the solve stopped on its trust region), restore the step and return true to have it
+   * solved again (refine.ts).
+   */
+  refine(ctx: StepContext): boolean {
+    if (!this.implicitOn) return false;
+    return this.refinement.check(ctx, this.boundary, this.x0, this.v0);
   }
 
   /**
@@ -100,116 +144,116 @@ export class ContactSystem extends ContactEvents {
    */
   respond(ctx: StepContext): void {
     if (!this.enabled) return;
-    if (this.topoRef !== ctx.topology) this.rebuild(ctx);
+    this.ensureBoundary(ctx);
     if (this.mode === 'simple') {
       const sm = this.simple;
-      sm.radius = this.radius;
-      sm.n = this.n;
-      sm.cor = this.cor;
+      sm.radius = this.boundary.radius;
+      sm.n = this.boundary.n;
+      sm.cor = this.settings.cor;
       sm.simpleOrder = this.simpleOrder;
       sm.solveSimple(ctx);
       return;
     }
-    this.detect(ctx);
-    let touching = 0;
-    for (let k = 0; k < this.nPairs; k++) touching += this.pairHit[k]!;
+    this.response.detect(ctx, this.boundary, this.x0, this.v0, this.implicitOn);
+    const touching = this.pairs.touching();
     this.touching = touching;
     const st = ctx.stats;
     st.contactCandidates = this.implicitOn ? this.potential.count : 0;
     st.contactTouching = touching;
-    st.contactRebuilds = this.patternGrowths - this.growthsAtStep;
-    st.contactRebuildsTotal = this.patternGrowths;
+    st.contactRebuilds = this.book.growths - this.growthsAtStep;
+    st.contactRebuildsTotal = this.book.growths;
   }
 
   /** Events stage: this step's begin / end / active lists (empty unless game-mode contact is on). */
   events(ctx: StepContext): void {
+    const log = this.log;
     if (!this.enabled || this.mode !== 'game') {
-      this.begin.length = 0;
-      this.end.length = 0;
-      this.active.length = 0;
+      log.begin.length = 0;
+      log.end.length = 0;
+      log.active.length = 0;
       return;
     }
-    this.collectEvents(ctx);
+    log.collect(ctx, this.pairs, this.boundary, this.colliders);
   }
 
-  /** Refinement solves allowed per step (see refine). */
-  maxRefinements = 3;
+  /** Add local polygon vertices (a polygon collider's, counter-clockwise); returns their start index. */
+  addPolygonVertices(local: ArrayLike<number>): number {
+    return this.colliders.addPolygonVertices(local);
+  }
+
+  /** Local polygon vertices of all polygon colliders (x, y pairs, from a collider's polyStart). */
+  get polyLocal(): Float64Array {
+    return this.colliders.polyLocal;
+  }
+
+  /** The contact boundary of ctx.topology (rebuilt when the topology changed; the events restart). */
+  private ensureBoundary(ctx: StepContext): void {
+    if (this.boundary.topology === ctx.topology) return;
+    this.boundary = buildBoundary(ctx);
+    this.log.reset();
+  }
+
+  // ---- events of the last step ----
+  /** Contacts that started this step, ended this step, and all current ones (valid until the next step). */
+  get begin(): ContactEvent[] {
+    return this.log.begin;
+  }
+  get end(): ContactEvent[] {
+    return this.log.end;
+  }
+  get active(): ContactEvent[] {
+    return this.log.active;
+  }
+
+  // ---- counters ----
+  /** Contact-pattern growths (pattern + symbolic factorization rebuilt) and their total cost (ms), since creation. */
+  get patternGrowths(): number {
+    return this.book.growths;
+  }
+  get msPatternGrowth(): number {
+    return this.book.msGrowth;
+  }
+  /** Rebuilds deferred by the rate limit, and contact pairs dropped as stale, since creation. */
+  get deferredRebuilds(): number {
+    return this.book.deferredRebuilds;
+  }
+  get droppedPairs(): number {
+    return this.book.droppedPairs;
+  }
+  /** Candidates of the last solve assembled with the diagonal majorizer (their pattern rebuild deferred). */
+  get majorized(): number {
+    return this.potential.majorized;
+  }
   /** Refinement solves in the last step. */
-  refinements = 0;
+  get refinements(): number {
+    return this.refinement.count;
+  }
   /** Solves that ended with a particle on the side of its trust box (refined unless at maxRefinements), since creation. */
-  pinnedSolves = 0;
-  private oldP: Int32Array = new Int32Array(0);
-  private oldItem: Int32Array = new Int32Array(0);
-  private xs: Float64Array = new Float64Array(0);
-  private dxs: Float64Array = new Float64Array(0);
-  private readonly gq = new Float64Array(4);
-  /** Initial guess of a refinement after a pinned solve (exactly ndof long). */
-  private warm: Float64Array = new Float64Array(0);
-
-  /**
-   * After a solve with contact: redo the candidate search with the solve's result xs added to
-   * the swept boxes and distance tests. When a pair that was not a candidate is in contact at xs
-   * (d < r̂: the solve moved a particle where the prediction x + h v never went, e.g. squeezed
-   * sideways by an impact), the step is restored and solved again with the larger candidate
-   * set (returns true; the solve stage integrates again). At most `maxRefinements` per step.
-   */
-  refine(ctx: StepContext): boolean {
-    if (!this.implicitOn) return false;
-    if (this.refinements >= this.maxRefinements) return false;
-    // the old candidates [0, m) and guards [m, mt): each list ordered like the new candidates
-    const pot = this.potential, m = pot.count, mt = pot.total;
-    this.oldP = growI(this.oldP, mt);
-    this.oldItem = growI(this.oldItem, mt);
-    for (let k = 0; k < mt; k++) {
-      this.oldP[k] = pot.node[3 * k]!;
-      this.oldItem[k] = pot.item[k]!;
-    }
-    this.xs = growF(this.xs, ctx.x.length);
-    this.xs.set(ctx.x);
-    // the solve stopped with a particle on the side of its trust box: search around the result too
-    const pinned = pot.pinned(this.xs);
-    if (pinned) this.trustLevel++; // a larger trust region around the result (δ × 4)
-    this.buildCandidates(ctx, this.xs);
-    // candidates are ordered by particle, then half-planes (item < 0, in order), then items ascending
-    let j = 0, g = m, missing = pinned;
-    if (pinned) this.pinnedSolves++;
-    const q = this.gq;
-    const nx = ctx.x.length, x0 = this.x0;
-    this.dxs = growF(this.dxs, nx);
-    for (let i = 0; i < nx; i++) this.dxs[i] = this.xs[i]! - x0[i]!;
-    for (let k = 0; k < pot.count && !missing; k++) {
-      const p = pot.node[3 * k]!, it = pot.item[k]!;
-      while (j < m && (this.oldP[j]! < p || (this.oldP[j] === p && this.before(this.oldItem[j]!, it)))) j++;
-      if (j < m && this.oldP[j] === p && this.oldItem[j] === it) continue;
-      // a guard of the solve had the potential too (its iterates were kept on its side)
-      while (g < mt && (this.oldP[g]! < p || (this.oldP[g] === p && this.before(this.oldItem[g]!, it)))) g++;
-      if (g < mt && this.oldP[g] === p && this.oldItem[g] === it) continue;
-      // missed: in contact at the result, or the path xᵗ → result went through the surface
-      pot.geom(k, this.xs, q);
-      if (q[0]! < pot.radius(k) || (pot.barrierKappa(k) > 0 && pot.impactTime(k, x0, this.dxs) >= 0)) missing = true;
-    }
-    if (!missing) return false;
-    this.refinements++;
-    if (pinned) {
-      // continue from the result (every iterate was intersection-free) with the larger trust region
-      if (this.warm.length !== nx) this.warm = new Float64Array(nx);
-      for (let i = 0; i < nx; i++) this.warm[i] = this.xs[i]!;
-      pot.warmStart = this.warm;
-    }
-    ctx.x.set(this.x0.subarray(0, ctx.x.length));
-    ctx.v.set(this.v0.subarray(0, ctx.v.length));
-    return true;
+  get pinnedSolves(): number {
+    return this.refinement.pinnedSolves;
   }
 
-  /**
-   * Pair order of 'simple' mode, from FOSSSim's `<collisiondetection type>`:
-   * 'allpairs' (FOSSSim's default, AllPairsDetector): for each particle i in index order,
-   * its particles j > i, then its edges, then the half-planes;
-   * 'contest' (ContestDetector): all particle–particle pairs (i < j, sorted), then all
-   * particle–edge pairs (sorted by particle, then edge), then all particle–half-plane pairs.
-   * Each response changes velocities the later pairs see, so the order changes the result.
-   */
-  simpleOrder: 'allpairs' | 'contest' = 'allpairs';
-  /** FOSSSim's simple mode (its `recorder` collects FOSSSim's collision list for the CLI). */
-  readonly simple = new SimpleCollisionHandler();
+  // ---- settings under their own names (ContactSettings documents each) ----
+  get cor(): number { return this.settings.cor; }
+  set cor(v: number) { this.settings.cor = v; }
+  get friction(): number { return this.settings.friction; }
+  set friction(v: number) { this.settings.friction = v; }
+  get cellSize(): number { return this.settings.cellSize; }
+  set cellSize(v: number) { this.settings.cellSize = v; }
+  get stiffness(): number { return this.settings.stiffness; }
+  set stiffness(v: number) { this.settings.stiffness = v; }
+  get frictionEpsV(): number { return this.settings.frictionEpsV; }
+  set frictionEpsV(v: number) { this.settings.frictionEpsV = v; }
+  get margin(): number { return this.settings.margin; }
+  set margin(v: number) { this.settings.margin = v; }
+  get staleSteps(): number { return this.settings.staleSteps; }
+  set staleSteps(v: number) { this.settings.staleSteps = v; }
+  get rebuildRate(): number { return this.settings.rebuildRate; }
+  set rebuildRate(v: number) { this.settings.rebuildRate = v; }
+  get rebuildBurst(): number { return this.settings.rebuildBurst; }
+  set rebuildBurst(v: number) { this.settings.rebuildBurst = v; }
+  get maxRefinements(): number { return this.settings.maxRefinements; }
+  set maxRefinements(v: number) { this.settings.maxRefinements = v; }
+  get iterations(): number { return this.settings.iterations; }
+  set iterations(v: number) { this.settings.iterations = v; }
 }

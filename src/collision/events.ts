@@ -1,11 +1,13 @@
 /**
- * Contact events: this step's touching pairs aggregated per (body, collider) and (body, body)
- * pair, diffed against the last step into begin / end / active (pooled, allocation-free after
- * warm-up, deterministic order).
+ * Contact events (game mode, events stage): this step's touching pairs (pairs.ts, written by the
+ * response) aggregated per (body, collider) and (body, body) pair, diffed against the last step
+ * into begin / end / active (pooled, allocation-free after warm-up, deterministic order).
  */
 import type { StepContext } from '../solver/context';
-import { growF, growI } from './detection';
-import { ContactResponse } from './response';
+import type { ContactBoundary } from './boundary';
+import { growF, growI } from './buffers';
+import type { KinematicColliders } from './colliders';
+import type { ContactPairs } from './pairs';
 
 /** One contact between a particle (of body A) and a collider or another body, aggregated per pair per step. */
 export interface ContactEvent {
@@ -75,45 +77,51 @@ function sortPairKeys(ord: Int32Array, tmp: Int32Array, m: number, hi: Int32Arra
   return src;
 }
 
-export class ContactEvents extends ContactResponse {
+export class ContactEvents {
 
   /** Contacts that started this step, ended this step, and all current ones (valid until the next step). */
-  begin: ContactEvent[] = [];
-  end: ContactEvent[] = [];
-  active: ContactEvent[] = [];
+  readonly begin: ContactEvent[] = [];
+  readonly end: ContactEvent[] = [];
+  readonly active: ContactEvent[] = [];
   // events
-  protected recKey: Float64Array = new Float64Array(0);
+  private recKey: Float64Array = new Float64Array(0);
   /** recKey's two parts, (A + KEY_OFF)·2 + kind and B + KEY_OFF (integers: the sort's keys). */
-  protected keyHi: Int32Array = new Int32Array(0);
-  protected keyLo: Int32Array = new Int32Array(0);
-  protected order: Int32Array = new Int32Array(0);
-  protected orderTmp: Int32Array = new Int32Array(0);
-  protected prevKeys: Float64Array = new Float64Array(0);
-  protected curKeys: Float64Array = new Float64Array(0);
-  protected pool: ContactEvent[] = [];
-  protected prevPool: ContactEvent[] = [];
+  private keyHi: Int32Array = new Int32Array(0);
+  private keyLo: Int32Array = new Int32Array(0);
+  private order: Int32Array = new Int32Array(0);
+  private orderTmp: Int32Array = new Int32Array(0);
+  private prevKeys: Float64Array = new Float64Array(0);
+  private curKeys: Float64Array = new Float64Array(0);
+  private pool: ContactEvent[] = [];
+  private prevPool: ContactEvent[] = [];
+  /** Events in prevKeys / prevPool (last step's active list). */
+  private nPrev = 0;
+
+  /** Forget the last step's contacts (the topology changed): every current contact begins. */
+  reset(): void {
+    this.nPrev = 0;
+  }
 
   /** Aggregate this step's contacts per (body, collider) and (body, body) pair; diff against the last step. */
-  protected collectEvents(ctx: StepContext): void {
+  collect(ctx: StepContext, pairs: ContactPairs, bnd: ContactBoundary, cols: KinematicColliders): void {
     let m = 0;
-    this.recKey = growF(this.recKey, this.nPairs);
-    this.order = growI(this.order, this.nPairs);
-    this.orderTmp = growI(this.orderTmp, this.nPairs);
-    this.keyHi = growI(this.keyHi, this.nPairs);
-    this.keyLo = growI(this.keyLo, this.nPairs);
-    const nE = this.nE, nS = this.nS, nC = this.nC;
-    for (let k = 0; k < this.nPairs; k++) {
-      if (this.pairHit[k] === 0) continue;
-      const i = this.pairP[k]!, item = this.pairItem[k]!;
-      const actorA = this.actor(i);
+    const nPairs = pairs.count;
+    this.recKey = growF(this.recKey, nPairs);
+    this.order = growI(this.order, nPairs);
+    this.orderTmp = growI(this.orderTmp, nPairs);
+    this.keyHi = growI(this.keyHi, nPairs);
+    this.keyLo = growI(this.keyLo, nPairs);
+    const nE = bnd.nE;
+    for (let k = 0; k < nPairs; k++) {
+      if (pairs.hit[k] === 0) continue;
+      const i = pairs.p[k]!, item = pairs.item[k]!;
+      const actorA = bnd.actor(i);
       let kind = 0, other: number;
       if (item < 0) other = ctx.lists.halfplanes[-item - 1]!;
       else if (item < nE) {
         kind = 1;
-        other = this.actor(this.ea[item]!);
-      } else if (item < nE + nS) other = ctx.lists.colliders[this.segCol[item - nE]!]!;
-      else if (item < nE + nS + nC) other = ctx.lists.colliders[this.circCol[item - nE - nS]!]!;
-      else other = ctx.lists.colliders[this.polyCol[item - nE - nS - nC]!]!;
+        other = bnd.actor(bnd.ea[item]!);
+      } else other = ctx.lists.colliders[cols.colliderOf(item - nE)]!;
       let A = actorA, B = other;
       if (kind === 1 && B < A) {
         A = other;
@@ -140,28 +148,26 @@ export class ContactEvents extends ContactResponse {
       let ev: ContactEvent;
       if (nCur > 0 && this.curKeys[nCur - 1] === key) {
         ev = active[nCur - 1]!;
-        ev.impulse += this.pairImp[k]!;
+        ev.impulse += pairs.imp[k]!;
         continue;
       }
       if (this.pool.length <= nCur) this.pool.push(newEvent());
       ev = this.pool[nCur]!;
-      const i = this.pairP[k]!, item = this.pairItem[k]!;
+      const i = pairs.p[k]!, item = pairs.item[k]!;
       const o = 4 * k;
-      ev.bodyA = this.bodyOf[i]!;
-      ev.particle = this.eidOf[i]!;
-      ev.x = this.pairGeo[o]!;
-      ev.y = this.pairGeo[o + 1]!;
-      ev.nx = this.pairGeo[o + 2]!;
-      ev.ny = this.pairGeo[o + 3]!;
-      ev.impulse = this.pairImp[k]!;
+      ev.bodyA = bnd.bodyOf[i]!;
+      ev.particle = bnd.eidOf[i]!;
+      ev.x = pairs.geo[o]!;
+      ev.y = pairs.geo[o + 1]!;
+      ev.nx = pairs.geo[o + 2]!;
+      ev.ny = pairs.geo[o + 3]!;
+      ev.impulse = pairs.imp[k]!;
       if (item >= 0 && item < nE) {
-        ev.bodyB = this.bodyOf[this.ea[item]!]!;
+        ev.bodyB = bnd.bodyOf[bnd.ea[item]!]!;
         ev.collider = -1;
       } else {
         ev.bodyB = 0;
-        ev.collider = item < 0 ? ctx.lists.halfplanes[-item - 1]! : ctx.lists.colliders[
-          item < nE + nS ? this.segCol[item - nE]! : item < nE + nS + nC ? this.circCol[item - nE - nS]! : this.polyCol[item - nE - nS - nC]!
-        ]!;
+        ev.collider = item < 0 ? ctx.lists.halfplanes[-item - 1]! : ctx.lists.colliders[cols.colliderOf(item - nE)]!;
       }
       this.curKeys[nCur] = key;
       put(active, nCur, ev);
@@ -189,11 +195,5 @@ export class ContactEvents extends ContactResponse {
     this.prevKeys = this.curKeys;
     this.curKeys = tmp;
     this.nPrev = nCur;
-  }
-
-  /** Contact actor of a particle: its body id, or a unique negative id when it has none. */
-  protected actor(i: number): number {
-    const b = this.bodyOf[i]!;
-    return b > 0 ? b : -(i + 1);
   }
 }

@@ -132,11 +132,6 @@ export class SpatialHash {
   }
 
 
-  /** Cell size of the current grid. */
-  get cell(): number {
-    return this.grid[0]!;
-  }
-
   /** Start a rebuild for `n` items with cells of size `cell`. */
   begin(n: number, cell: number): void {
     this.grid[0] = cell;

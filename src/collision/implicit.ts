@@ -30,152 +30,52 @@
  * u is linear in x, so the exact Hessian μ λ f₀''(|u|) ∇u ∇uᵀ is PSD (f₀ convex).
  *
  * Sparsity: particle–edge candidates couple p with a and b; the contact system grows the
- * topology's pattern (src/systems/topology.ts, addContactPairs / setContactPairs) before slots
+ * topology's pattern (src/solver/topology.ts, addContactPairs / setContactPairs) before slots
  * are looked up, so a candidate's full 6×6 Hessian is assembled exactly. While pattern rebuilds
  * are rate-limited, a candidate whose (p, a) or (p, b) block is missing is assembled with a
  * diagonal-block PSD majorizer instead (localMajorizer): for H = c g gᵀ with g = (w_j v)_j,
  * Cauchy–Schwarz gives (Σ w_j y_j)² ≤ (Σ|w_j|) Σ |w_j| y_j², so H ≼ blockdiag(S c |w_j| v vᵀ),
  * S = Σ|w_j| (= 2 on an edge), for the normal part and the friction part alike. See docs/contact.md.
+ *
+ * This file holds the candidates (ContactPotential: their arrays, slots, trust boxes) and the
+ * ContactTerm the solver calls (energy, gradient, Hessian, maxStep), which loop over the candidates
+ * in index order; the kernels are in candidate-kernels.ts and barrier-friction.ts. (A little over
+ * 500 lines: a tenth of them is this header's formulas.)
  */
 import type { SymPattern } from '../solver/pattern';
 import { findSlot } from '../solver/pattern';
-import { SW, SW_T, sweptPCS, sweptPS } from './geometry';
-import { LOG_IO, logInPlace } from '../math/exp-log';
+import type { ContactTerm } from '../solver/model';
+import { growF, growI, growU8 } from './buffers';
+import {
+  candidateGeom, dEddQ, floorTimeQ, impactTimeQ, KIND_EDGE, KQ, KQ_AL, KQ_D, KQ_E, KQ_FN, KQ_NX, KQ_NY, KQ_TOI, KQ_U,
+  localHessianAt, localMajorizerAt, NG, G_A, G_DB, G_EPS, G_K, G_KB, G_ML, G_NX, G_NY, G_R, G_SIDE, G_TX, G_TY, G_U0,
+  G_WF, normalEnergyQ, normalForceQ, slipQ,
+} from './candidate-kernels';
+import { frictionF0Q, frictionF1Q, PQ, PQ_IO, PQ_PARAM } from './barrier-friction';
 
-function growF(a: Float64Array, n: number): Float64Array {
-  if (a.length >= n) return a;
-  const g = new Float64Array(Math.max(n, 2 * a.length, 64));
-  g.set(a);
-  return g;
-}
-function growI(a: Int32Array, n: number): Int32Array {
-  if (a.length >= n) return a;
-  const g = new Int32Array(Math.max(n, 2 * a.length, 64));
-  g.set(a);
-  return g;
-}
+export { barrierB, barrierB1, barrierB2, frictionF0, frictionF1, frictionF2 } from './barrier-friction';
+export { KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT } from './candidate-kernels';
 
-/**
- * In/out of the scalar kernels below (friction f₀ and the barrier): [0] the argument (y or d) in,
- * the result out; [1] the parameter (ε or d̂). The contact kernels call them with no double
- * crossing a call: V8 boxes a double argument or return value of a call it does not inline
- * (docs/solver.md, "Allocation work"). The number-taking exports are wrappers (tests, tools).
- */
-const PQ = new Float64Array(2);
-
-/** A PQ kernel in number-taking form (the exports below: tests and tools, not the step path). */
-function viaPQ(kernel: () => void, a: number, b: number): number {
-  PQ[0] = a;
-  PQ[1] = b;
-  kernel();
-  return PQ[0]!;
-}
-
-/** IPC's smoothed friction primitive f₀ and its derivatives f₁ = f₀', f₀''. */
-export function frictionF0(y: number, eps: number): number {
-  return viaPQ(frictionF0Q, y, eps);
-}
-export function frictionF1(y: number, eps: number): number {
-  return viaPQ(frictionF1Q, y, eps);
-}
-export function frictionF2(y: number, eps: number): number {
-  return viaPQ(frictionF2Q, y, eps);
-}
-/** PQ[0] ← f₀(PQ[0], ε = PQ[1]). */
-function frictionF0Q(): void {
-  const y = PQ[0]!, eps = PQ[1]!;
-  PQ[0] = y < eps ? (y * y) / eps - (y * y * y) / (3 * eps * eps) + eps / 3 : y;
-}
-/** PQ[0] ← f₁(PQ[0], ε = PQ[1]). */
-function frictionF1Q(): void {
-  const y = PQ[0]!, eps = PQ[1]!;
-  PQ[0] = y < eps ? (2 * y) / eps - (y * y) / (eps * eps) : 1;
-}
-/** PQ[0] ← f₀''(PQ[0], ε = PQ[1]). */
-function frictionF2Q(): void {
-  const y = PQ[0]!, eps = PQ[1]!;
-  PQ[0] = y < eps ? 2 / eps - (2 * y) / (eps * eps) : 0;
-}
-
-/**
- * IPC's log barrier on d ∈ (0, d̂): b(d) = −(d − d̂)² ln(d / d̂), b(d̂) = b'(d̂) = b''(d̂) = 0 (C²),
- * b → ∞ as d → 0⁺, convex on (0, d̂); 0 for d ≥ d̂. b1 = b', b2 = b''.
- */
-export function barrierB(d: number, dh: number): number {
-  return viaPQ(barrierBQ, d, dh);
-}
-export function barrierB1(d: number, dh: number): number {
-  return viaPQ(barrierB1Q, d, dh);
-}
-export function barrierB2(d: number, dh: number): number {
-  return viaPQ(barrierB2Q, d, dh);
-}
-/** PQ[0] ← b(PQ[0], d̂ = PQ[1]); ln through LOG_IO (no double crosses a call). */
-function barrierBQ(): void {
-  const d = PQ[0]!, dh = PQ[1]!;
-  if (!(d < dh)) {
-    PQ[0] = 0;
-    return;
-  }
-  if (!(d > 0)) {
-    PQ[0] = Infinity;
-    return;
-  }
-  const e = d - dh;
-  LOG_IO[0] = d / dh;
-  logInPlace();
-  PQ[0] = -e * e * LOG_IO[0]!;
-}
-/** PQ[0] ← b'(PQ[0], d̂ = PQ[1]). */
-function barrierB1Q(): void {
-  const d = PQ[0]!, dh = PQ[1]!;
-  if (!(d < dh) || !(d > 0)) {
-    PQ[0] = 0;
-    return;
-  }
-  const e = d - dh;
-  LOG_IO[0] = d / dh;
-  logInPlace();
-  PQ[0] = -2 * e * LOG_IO[0]! - (e * e) / d;
-}
-/** PQ[0] ← b''(PQ[0], d̂ = PQ[1]). */
-function barrierB2Q(): void {
-  const d = PQ[0]!, dh = PQ[1]!;
-  if (!(d < dh) || !(d > 0)) {
-    PQ[0] = 0;
-    return;
-  }
-  const e = d - dh, q = e / d;
-  LOG_IO[0] = d / dh;
-  logInPlace();
-  PQ[0] = -2 * LOG_IO[0]! - 4 * q + q * q;
-}
-
-export const KIND_PLANE = 0;
-export const KIND_CIRCLE = 1;
-export const KIND_SEGMENT = 2;
-export const KIND_EDGE = 3;
-
-/** Per-candidate doubles: see the G_* offsets. */
-const NG = 19;
-const G_A = 0; // plane: nx, ny, c0 | circle: cx, cy, R | segment: ax, ay, bx, by
-const G_R = 4; // r̂
-const G_K = 5; // κ
-const G_ML = 6; // μ λ
-const G_TX = 7; // lagged tangent
-const G_TY = 8;
-const G_WF = 9; // 3 lagged friction weights
-const G_U0 = 12;
-const G_EPS = 13;
-const G_NX = 14; // fallback normal (d = 0)
-const G_NY = 15;
-const G_SIDE = 16; // segment / edge: +1 or −1, the side (of the left normal) the particle is kept on
-const G_KB = 17; // barrier stiffness κ_b (0: no barrier: the pair started the step at d ≤ 0)
-const G_DB = 18; // barrier width d̂_b
 /** Slots per candidate: diagonal blocks (xx, yx, yy) of p, a, b; then off-diagonal blocks (p,a), (p,b), (a,b) (4 each). */
 const NS = 21;
+/** Minimum capacity of the candidate buffers. */
+const MIN_CAP = 64;
 
-export class ContactPotential {
+/**
+ * Offsets of ContactPotential.stageIn, the doubles of a candidate for addStaged: the surface
+ * (ST_G .. ST_G + 3: plane nx, ny, c0 | circle cx, cy, R | segment ax, ay, bx, by; unused for a
+ * body edge), r̂, κ, μ, the surface's tangential displacement s_t, ε.
+ */
+export const ST_G = 0;
+export const ST_R = 4;
+export const ST_K = 5;
+export const ST_MU = 6;
+export const ST_SLIP = 7;
+export const ST_EPS = 8;
+export const ST_N = 9;
+
+/** The contact candidates of a step and their potential (the solver's ContactTerm). */
+export class ContactPotential implements ContactTerm {
   count = 0;
   kind: Uint8Array = new Uint8Array(0);
   /** Nodes p, a, b (dense particle indices; −1: unused). */
@@ -207,12 +107,6 @@ export class ContactPotential {
   private major: Uint8Array = new Uint8Array(0);
   /** Candidates assembled with the diagonal-block majorizer (set by computeSlots). */
   majorized = 0;
-  /**
-   * Scratch: d, nx, ny, alpha (geom); [4]: normalForceQ; [5]: impactTimeQ; [6]: normalEnergyQ,
-   * dEddQ, d2Edd2Q; [7]: slipQ; [8]: curvaturesQ's friction curvature. Per-candidate doubles
-   * come back here, not as return values.
-   */
-  private readonly gq = new Float64Array(9);
   /** Result of the number-returning wrappers energy() and maxStep(). */
   private readonly res = new Float64Array(1);
 
@@ -258,7 +152,7 @@ export class ContactPotential {
   readonly trTol = new Float64Array(1);
   /** Room for n particles' trust boxes (written by the candidate search into trBox); trN ← n. */
   beginTrust(n: number): void {
-    this.trBox = growF(this.trBox, 4 * n);
+    this.trBox = growF(this.trBox, 4 * n, MIN_CAP);
     this.trN = n;
   }
 
@@ -282,28 +176,28 @@ export class ContactPotential {
     r: number, kappa: number, mu: number, st: number, eps: number, xt: Float64Array, item = -1, side = 1,
   ): number {
     const s = this.stageIn;
-    s[0] = g0;
-    s[1] = g1;
-    s[2] = g2;
-    s[3] = g3;
-    s[4] = r;
-    s[5] = kappa;
-    s[6] = mu;
-    s[7] = st;
-    s[8] = eps;
+    s[ST_G] = g0;
+    s[ST_G + 1] = g1;
+    s[ST_G + 2] = g2;
+    s[ST_G + 3] = g3;
+    s[ST_R] = r;
+    s[ST_K] = kappa;
+    s[ST_MU] = mu;
+    s[ST_SLIP] = st;
+    s[ST_EPS] = eps;
     return this.addStaged(kind, p, a, b, xt, item, side);
   }
 
   /**
-   * Input scratch of addStaged: g0..g3, r, κ, μ, s_t, ε (the doubles of `add`). Hot callers write
-   * it and call addStaged with integers only (V8 boxes doubles passed to calls it does not inline).
+   * Input scratch of addStaged: the doubles of `add` at the ST_* offsets. Hot callers write it and
+   * call addStaged with integers only (V8 boxes doubles passed to calls it does not inline).
    */
-  readonly stageIn = new Float64Array(9);
+  readonly stageIn = new Float64Array(ST_N);
 
   /** `add` with its doubles in `stageIn`; side is ±1. */
   addStaged(kind: number, p: number, a: number, b: number, xt: Float64Array, item: number, side: number): number {
     const si = this.stageIn;
-    const r = si[4]!, kappa = si[5]!, mu = si[6]!, st = si[7]!, eps = si[8]!;
+    const r = si[ST_R]!, kappa = si[ST_K]!, mu = si[ST_MU]!, st = si[ST_SLIP]!, eps = si[ST_EPS]!;
     const k = this.total;
     if (k + 1 > this.kind.length) this.growCandidates();
     this.kind[k] = kind;
@@ -312,10 +206,10 @@ export class ContactPotential {
     this.node[3 * k + 2] = b;
     this.item[k] = item;
     const G = this.geo, o = NG * k;
-    G[o + G_A] = si[0]!;
-    G[o + G_A + 1] = si[1]!;
-    G[o + G_A + 2] = si[2]!;
-    G[o + G_A + 3] = si[3]!;
+    G[o + G_A] = si[ST_G]!;
+    G[o + G_A + 1] = si[ST_G + 1]!;
+    G[o + G_A + 2] = si[ST_G + 2]!;
+    G[o + G_A + 3] = si[ST_G + 3]!;
     G[o + G_R] = r;
     G[o + G_K] = kappa;
     G[o + G_EPS] = eps;
@@ -327,9 +221,9 @@ export class ContactPotential {
     // lagged geometry at xᵗ: normal force, tangent, friction weights
     G[o + G_NX] = 0;
     G[o + G_NY] = 1;
-    const q = this.gq;
-    this.geom(k, xt, q);
-    const nx = q[1]!, ny = q[2]!, al = q[3]!, d0 = q[0]!;
+    const q = KQ;
+    candidateGeom(this.kind, this.node, G, k, xt, q);
+    const nx = q[KQ_NX]!, ny = q[KQ_NY]!, al = q[KQ_AL]!, d0 = q[KQ_D]!;
     G[o + G_NX] = nx;
     G[o + G_NY] = ny;
     // barrier only for pairs on the right side at the start (iterates then stay there: maxStep)
@@ -342,8 +236,8 @@ export class ContactPotential {
     this.floor[k] = G[o + G_KB]! > 0 || !(this.touchingSlack >= 0) || !Number.isFinite(d0)
       ? -Infinity : (d0 < 0 ? d0 : 0) - this.touchingSlack * r;
     // lagged normal force for friction, capped at 10 κ r̂ (a barrier force near d = 0 is unbounded)
-    this.normalForceQ(k, xt);
-    const lambda = Math.min(q[4]!, 10 * kappa * r);
+    normalForceQ(this.kind, this.node, G, k, xt);
+    const lambda = Math.min(q[KQ_FN]!, 10 * kappa * r);
     const tx = -ny, ty = nx;
     G[o + G_ML] = mu * lambda;
     G[o + G_TX] = tx;
@@ -363,18 +257,14 @@ export class ContactPotential {
 
   /** Double the candidate buffers (cold). */
   private growCandidates(): void {
-    const cap = Math.max(64, 2 * this.kind.length);
-    this.node = growI(this.node, 3 * cap);
-    this.item = growI(this.item, cap);
-    this.geo = growF(this.geo, NG * cap);
-    this.floor = growF(this.floor, cap);
-    this.slots = growI(this.slots, NS * cap);
-    const kk = new Uint8Array(cap);
-    kk.set(this.kind);
-    this.kind = kk;
-    const mj = new Uint8Array(cap);
-    mj.set(this.major);
-    this.major = mj;
+    const cap = Math.max(MIN_CAP, 2 * this.kind.length);
+    this.node = growI(this.node, 3 * cap, MIN_CAP);
+    this.item = growI(this.item, cap, MIN_CAP);
+    this.geo = growF(this.geo, NG * cap, MIN_CAP);
+    this.floor = growF(this.floor, cap, MIN_CAP);
+    this.slots = growI(this.slots, NS * cap, MIN_CAP);
+    this.kind = growU8(this.kind, cap, MIN_CAP);
+    this.major = growU8(this.major, cap, MIN_CAP);
   }
 
   /** Look up the matrix slots of every candidate (all pairs must be in the pattern; −1 where missing). */
@@ -422,75 +312,9 @@ export class ContactPotential {
     return this.major[k] === 1;
   }
 
-  /** Exact distance d, unit normal n (∇_p d) and edge parameter α of candidate k at x into out. */
+  /** Exact distance d, unit normal n (∇_p d) and edge parameter α of candidate k at x into out[0..3] (KQ_D .. KQ_AL). */
   geom(k: number, x: Float64Array, out: Float64Array): void {
-    const G = this.geo, o = NG * k, kind = this.kind[k]!;
-    const p = 2 * this.node[3 * k]!;
-    const px = x[p]!, py = x[p + 1]!;
-    if (kind === KIND_PLANE) {
-      out[0] = G[o]! * px + G[o + 1]! * py - G[o + 2]!;
-      out[1] = G[o]!;
-      out[2] = G[o + 1]!;
-      out[3] = 0;
-      return;
-    }
-    let cx: number, cy: number, al = 0, R = 0;
-    if (kind === KIND_CIRCLE) {
-      cx = G[o]!;
-      cy = G[o + 1]!;
-      R = G[o + 2]!;
-    } else {
-      let ax: number, ay: number, bx: number, by: number;
-      if (kind === KIND_SEGMENT) {
-        ax = G[o]!;
-        ay = G[o + 1]!;
-        bx = G[o + 2]!;
-        by = G[o + 3]!;
-      } else {
-        const a = 2 * this.node[3 * k + 1]!, b = 2 * this.node[3 * k + 2]!;
-        ax = x[a]!;
-        ay = x[a + 1]!;
-        bx = x[b]!;
-        by = x[b + 1]!;
-      }
-      // closestAlpha, inline (no double crossing a call)
-      const cex = bx - ax, cey = by - ay;
-      const l2 = cex * cex + cey * cey;
-      if (l2 > 0) {
-        const ct = ((px - ax) * cex + (py - ay) * cey) / l2;
-        al = ct < 0 ? 0 : ct > 1 ? 1 : ct;
-      }
-      if (al > 0 && al < 1) {
-        // interior: signed distance to the segment's line, positive on the kept side
-        const ex = bx - ax, ey = by - ay, l = Math.sqrt(ex * ex + ey * ey);
-        let nx = -ey / l, ny = ex / l;
-        let s = nx * (px - ax) + ny * (py - ay);
-        // barrier pairs: the unsigned distance (continuous around the edge's ends; iterates never
-        // reach d = 0, see maxStep); others: signed, positive on the kept side G_SIDE
-        const sd = G[o + G_KB]! > 0 ? (s < 0 ? -1 : 1) : G[o + G_SIDE]!;
-        nx *= sd;
-        ny *= sd;
-        s *= sd;
-        out[0] = s;
-        out[1] = nx;
-        out[2] = ny;
-        out[3] = al;
-        return;
-      }
-      cx = ax + al * (bx - ax);
-      cy = ay + al * (by - ay);
-    }
-    const dx = px - cx, dy = py - cy;
-    const l = Math.sqrt(dx * dx + dy * dy);
-    if (l > 1e-14) {
-      out[1] = dx / l;
-      out[2] = dy / l;
-    } else {
-      out[1] = G[o + G_NX]!;
-      out[2] = G[o + G_NY]!;
-    }
-    out[0] = l - R;
-    out[3] = al;
+    candidateGeom(this.kind, this.node, this.geo, k, x, out);
   }
 
   /** The lagged tangent (t_x, t_y) of candidate k into out[0..1]. */
@@ -499,33 +323,13 @@ export class ContactPotential {
     out[1] = this.geo[NG * k + G_TY]!;
   }
 
-  /** Make candidate k's friction slip relative to a surface displaced by (sx, sy) over the step. */
-  addSurfaceSlip(k: number, sx: number, sy: number): void {
-    this.slipIn[0] = sx;
-    this.slipIn[1] = sy;
-    this.addSurfaceSlipStaged(k);
-  }
-
-  /** Input of addSurfaceSlipStaged: (sx, sy) (hot callers write it: no double crosses the call). */
+  /** Input of addSurfaceSlipStaged: the surface's displacement (sx, sy) over the step (no double crosses the call). */
   readonly slipIn = new Float64Array(2);
 
-  /** addSurfaceSlip with (sx, sy) in `slipIn`. */
+  /** Make candidate k's friction slip relative to a surface displaced by `slipIn` over the step. */
   addSurfaceSlipStaged(k: number): void {
     const G = this.geo, o = NG * k, sx = this.slipIn[0]!, sy = this.slipIn[1]!;
     G[o + G_U0] = G[o + G_U0]! + G[o + G_TX]! * sx + G[o + G_TY]! * sy;
-  }
-
-  /** gq[7] ← the slip u of candidate k at x. */
-  private slipQ(k: number, x: Float64Array): void {
-    const G = this.geo, o = NG * k, nd = this.node;
-    const tx = G[o + G_TX]!, ty = G[o + G_TY]!;
-    let u = -G[o + G_U0]!;
-    for (let j = 0; j < 3; j++) {
-      const i = nd[3 * k + j]!;
-      if (i < 0) continue;
-      u += G[o + G_WF + j]! * (tx * x[2 * i]! + ty * x[2 * i + 1]!);
-    }
-    this.gq[7] = u;
   }
 
   /** Contact radius r̂ of candidate k. */
@@ -533,80 +337,9 @@ export class ContactPotential {
     return this.geo[NG * k + G_R]!;
   }
 
-  /** Normal force −∂E_n/∂d = κ·max(0, r̂ − d) − κ_b b'(d) of candidate k at x (finite: 0 when undefined). */
-  normalForce(k: number, x: Float64Array): number {
-    this.normalForceQ(k, x);
-    return this.gq[4]!;
-  }
-
-  /** normalForce into gq[4] (geom's values in gq[0..3]); dEdd's operations, no double crossing a call. */
-  private normalForceQ(k: number, x: Float64Array): void {
-    const q = this.gq;
-    this.geom(k, x, q);
-    const G = this.geo, o = NG * k, d = q[0]!;
-    const gap = G[o + G_R]! - d;
-    let f = gap > 0 ? -G[o + G_K]! * gap : 0;
-    const kb = G[o + G_KB]!;
-    if (kb > 0) {
-      PQ[0] = d;
-      PQ[1] = G[o + G_DB]!;
-      barrierB1Q();
-      f += kb * PQ[0]!;
-    }
-    f = -f;
-    q[4] = Number.isFinite(f) && f > 0 ? f : 0;
-  }
-
   /** Barrier stiffness κ_b of candidate k (0: the pair has no barrier this step). */
   barrierKappa(k: number): number {
     return this.geo[NG * k + G_KB]!;
-  }
-
-  /**
-   * gq[6] ← normal energy of candidate k at distance d = gq[0]: ½κ max(0, r̂ − d)² + κ_b b(d)
-   * (∞ at d ≤ 0 with a barrier). The d-functions below return through gq, not as a double.
-   */
-  private normalEnergyQ(k: number): void {
-    const G = this.geo, o = NG * k, q = this.gq, d = q[0]!;
-    const gap = G[o + G_R]! - d;
-    let E = gap > 0 ? 0.5 * G[o + G_K]! * gap * gap : 0;
-    const kb = G[o + G_KB]!;
-    if (kb > 0) {
-      PQ[0] = d;
-      PQ[1] = G[o + G_DB]!;
-      barrierBQ();
-      E += kb * PQ[0]!;
-    }
-    q[6] = E;
-  }
-
-  /** gq[6] ← ∂E_n/∂d of candidate k at distance d = gq[0] (≤ 0: repulsive). */
-  private dEddQ(k: number): void {
-    const G = this.geo, o = NG * k, q = this.gq, d = q[0]!;
-    const gap = G[o + G_R]! - d;
-    let f = gap > 0 ? -G[o + G_K]! * gap : 0;
-    const kb = G[o + G_KB]!;
-    if (kb > 0) {
-      PQ[0] = d;
-      PQ[1] = G[o + G_DB]!;
-      barrierB1Q();
-      f += kb * PQ[0]!;
-    }
-    q[6] = f;
-  }
-
-  /** gq[6] ← ∂²E_n/∂d² of candidate k at distance d = gq[0] (≥ 0). */
-  private d2Edd2Q(k: number): void {
-    const G = this.geo, o = NG * k, q = this.gq, d = q[0]!;
-    let c = G[o + G_R]! - d > 0 ? G[o + G_K]! : 0;
-    const kb = G[o + G_KB]!;
-    if (kb > 0) {
-      PQ[0] = d;
-      PQ[1] = G[o + G_DB]!;
-      barrierB2Q();
-      c += kb * PQ[0]!;
-    }
-    q[6] = c;
   }
 
   energy(x: Float64Array): number {
@@ -617,19 +350,19 @@ export class ContactPotential {
   /** out[0] ← energy(x). */
   energyTo(x: Float64Array, out: Float64Array): void {
     let E = 0;
-    const G = this.geo, q = this.gq;
+    const G = this.geo, q = KQ, kind = this.kind, nd = this.node;
     for (let k = 0; k < this.total; k++) {
       const o = NG * k;
-      this.geom(k, x, q);
-      this.normalEnergyQ(k);
-      E += q[6]!;
+      candidateGeom(kind, nd, G, k, x, q);
+      normalEnergyQ(G, k);
+      E += q[KQ_E]!;
       const ml = G[o + G_ML]!;
       if (ml > 0) {
-        this.slipQ(k, x);
-        PQ[0] = Math.abs(q[7]!);
-        PQ[1] = G[o + G_EPS]!;
+        slipQ(nd, G, k, x);
+        PQ[PQ_IO] = Math.abs(q[KQ_U]!);
+        PQ[PQ_PARAM] = G[o + G_EPS]!;
         frictionF0Q();
-        E += ml * PQ[0]!;
+        E += ml * PQ[PQ_IO]!;
       }
     }
     out[0] = E;
@@ -637,18 +370,18 @@ export class ContactPotential {
 
   /** gU += ∂E/∂x. */
   gradient(x: Float64Array, gU: Float64Array): void {
-    const G = this.geo, q = this.gq, nd = this.node;
+    const G = this.geo, q = KQ, nd = this.node, kind = this.kind;
     for (let k = 0; k < this.total; k++) {
       const o = NG * k;
-      this.geom(k, x, q);
-      this.dEddQ(k);
-      const fn = q[6]!; // ∂E/∂d
+      candidateGeom(kind, nd, G, k, x, q);
+      dEddQ(G, k);
+      const fn = q[KQ_E]!; // ∂E/∂d
       if (fn !== 0) {
-        const al = q[3]!, gx = fn * q[1]!, gy = fn * q[2]!;
+        const al = q[KQ_AL]!, gx = fn * q[KQ_NX]!, gy = fn * q[KQ_NY]!;
         const p = 2 * nd[3 * k]!;
         gU[p] = gU[p]! + gx;
         gU[p + 1] = gU[p + 1]! + gy;
-        if (this.kind[k] === KIND_EDGE) {
+        if (kind[k] === KIND_EDGE) {
           const a = 2 * nd[3 * k + 1]!, b = 2 * nd[3 * k + 2]!, be = 1 - al;
           gU[a] = gU[a]! - be * gx;
           gU[a + 1] = gU[a + 1]! - be * gy;
@@ -658,12 +391,12 @@ export class ContactPotential {
       }
       const ml = G[o + G_ML]!;
       if (ml > 0) {
-        this.slipQ(k, x);
-        const u = q[7]!;
-        PQ[0] = Math.abs(u);
-        PQ[1] = G[o + G_EPS]!;
+        slipQ(nd, G, k, x);
+        const u = q[KQ_U]!;
+        PQ[PQ_IO] = Math.abs(u);
+        PQ[PQ_PARAM] = G[o + G_EPS]!;
         frictionF1Q();
-        const ft = ml * PQ[0]! * (u > 0 ? 1 : u < 0 ? -1 : 0);
+        const ft = ml * PQ[PQ_IO]! * (u > 0 ? 1 : u < 0 ? -1 : 0);
         if (ft === 0) continue;
         const fx = ft * G[o + G_TX]!, fy = ft * G[o + G_TY]!;
         for (let j = 0; j < 3; j++) {
@@ -678,78 +411,20 @@ export class ContactPotential {
   }
 
   /**
-   * Geometry of candidate k at x into gq, with its normal curvature ∂²E_n/∂d² in gq[6] and its
-   * friction curvature μλ f₀''(|u|) in gq[8] (0 without friction): the common start of
-   * localHessian and localMajorizer.
-   */
-  private curvaturesQ(k: number, x: Float64Array): void {
-    const G = this.geo, o = NG * k, q = this.gq;
-    this.geom(k, x, q);
-    this.d2Edd2Q(k);
-    const ml = G[o + G_ML]!;
-    q[8] = 0;
-    if (ml > 0) {
-      this.slipQ(k, x);
-      PQ[0] = Math.abs(q[7]!);
-      PQ[1] = G[o + G_EPS]!;
-      frictionF2Q();
-      q[8] = ml * PQ[0]!;
-    }
-  }
-
-  /**
    * Local Hessian (6×6 over nodes p, a, b, row-major) of candidate k at x:
    * κ ∇d ∇dᵀ (Gauss–Newton) + μλ f₀''(|u|) ∇u ∇uᵀ. Used by assembly and tests.
    */
   localHessian(k: number, x: Float64Array, out: Float64Array): void {
-    out.fill(0, 0, 36);
-    const G = this.geo, o = NG * k, q = this.gq;
-    this.curvaturesQ(k, x);
-    const cn = q[6]!, cu = q[8]!;
-    if (cn === 0 && cu === 0) return;
-    const edge = this.kind[k] === KIND_EDGE;
-    const al = q[3]!;
-    const wn0 = 1, wn1 = edge ? -(1 - al) : 0, wn2 = edge ? -al : 0;
-    const nx = q[1]!, ny = q[2]!, tx = G[o + G_TX]!, ty = G[o + G_TY]!;
-    for (let i = 0; i < 3; i++) {
-      const wi = i === 0 ? wn0 : i === 1 ? wn1 : wn2, fi = G[o + G_WF + i]!;
-      for (let j = 0; j < 3; j++) {
-        const wj = j === 0 ? wn0 : j === 1 ? wn1 : wn2, fj = G[o + G_WF + j]!;
-        const a = cn * wi * wj, b = cu * fi * fj;
-        out[(2 * i) * 6 + 2 * j] = a * nx * nx + b * tx * tx;
-        out[(2 * i) * 6 + 2 * j + 1] = a * nx * ny + b * tx * ty;
-        out[(2 * i + 1) * 6 + 2 * j] = a * nx * ny + b * tx * ty;
-        out[(2 * i + 1) * 6 + 2 * j + 1] = a * ny * ny + b * ty * ty;
-      }
-    }
+    localHessianAt(this.kind, this.node, this.geo, k, x, out);
   }
 
   /**
    * Diagonal-block PSD majorizer (6×6, row-major, zero off the diagonal blocks) of candidate k's
-   * local Hessian at x: block j = S_n c_n |w_j| n nᵀ + S_f c_u |f_j| t tᵀ with S = Σ|w| (2 on an
-   * edge, 1 otherwise), so majorizer − localHessian is PSD (Cauchy–Schwarz). Used for candidates
-   * whose coupling blocks are not in the pattern yet (rebuilds rate-limited).
+   * local Hessian at x (candidate-kernels.ts, localMajorizerAt). Used for candidates whose coupling
+   * blocks are not in the pattern yet (rebuilds rate-limited).
    */
   localMajorizer(k: number, x: Float64Array, out: Float64Array): void {
-    out.fill(0, 0, 36);
-    const G = this.geo, o = NG * k, q = this.gq;
-    this.curvaturesQ(k, x);
-    const cn = q[6]!, cu = q[8]!;
-    if (cn === 0 && cu === 0) return;
-    const edge = this.kind[k] === KIND_EDGE;
-    const al = q[3]!;
-    const w0 = 1, w1 = edge ? 1 - al : 0, w2 = edge ? al : 0;
-    const f0 = Math.abs(G[o + G_WF]!), f1 = Math.abs(G[o + G_WF + 1]!), f2 = Math.abs(G[o + G_WF + 2]!);
-    const sn = w0 + w1 + w2, sf = f0 + f1 + f2;
-    const nx = q[1]!, ny = q[2]!, tx = G[o + G_TX]!, ty = G[o + G_TY]!;
-    for (let i = 0; i < 3; i++) {
-      const a = sn * cn * (i === 0 ? w0 : i === 1 ? w1 : w2), b = sf * cu * (i === 0 ? f0 : i === 1 ? f1 : f2);
-      const r = 2 * i;
-      out[r * 6 + r] = a * nx * nx + b * tx * tx;
-      out[r * 6 + r + 1] = a * nx * ny + b * tx * ty;
-      out[(r + 1) * 6 + r] = a * nx * ny + b * tx * ty;
-      out[(r + 1) * 6 + r + 1] = a * ny * ny + b * ty * ty;
-    }
+    localMajorizerAt(this.kind, this.node, this.geo, k, x, out);
   }
 
   private readonly H = new Float64Array(36);
@@ -817,12 +492,12 @@ export class ContactPotential {
   /** maxStepTo (keep = 0) and maxStepMinTo (keep = 1). */
   private maxStepKernel(x: Float64Array, dx: Float64Array, out: Float64Array, keep: number): void {
     let t = 1;
-    const f = this.ccdFraction, q = this.gq;
+    const f = this.ccdFraction, q = KQ, kind = this.kind, nd = this.node, G = this.geo;
     for (let k = 0; k < this.total; k++) {
-      if (this.geo[NG * k + G_KB]! > 0) this.impactTimeQ(k, x, dx);
-      else if (this.floor[k]! > -Infinity) this.floorTimeQ(k, x, dx); // started touching or past: no deeper than its floor
+      if (G[NG * k + G_KB]! > 0) impactTimeQ(kind, nd, G, k, x, dx);
+      else if (this.floor[k]! > -Infinity) floorTimeQ(kind, nd, G, this.floor, k, x, dx); // started touching or past: no deeper than its floor
       else continue;
-      const c = q[5]!;
+      const c = q[KQ_TOI]!;
       if (c >= 0 && f * c < t) t = f * c;
     }
     // trust region: no particle leaves the box the candidate search covered (the whole fraction:
@@ -840,137 +515,7 @@ export class ContactPotential {
 
   /** Earliest t ∈ [0, 1] at which candidate k's particle reaches its surface moving x → x + dx (−1: never). */
   impactTime(k: number, x: Float64Array, dx: Float64Array): number {
-    this.impactTimeQ(k, x, dx);
-    return this.gq[5]!;
-  }
-
-  /** impactTime into gq[5] (swept kernels on the geometry scratch SW: no double crosses a call). */
-  private impactTimeQ(k: number, x: Float64Array, dx: Float64Array): void {
-    const G = this.geo, nd = this.node, w = SW;
-    const kind = this.kind[k]!, o = NG * k;
-    const p = 2 * nd[3 * k]!;
-    const px = x[p]!, py = x[p + 1]!, qx = px + dx[p]!, qy = py + dx[p + 1]!;
-    if (kind === KIND_PLANE) {
-      const d0 = G[o]! * px + G[o + 1]! * py - G[o + 2]!;
-      const d1 = G[o]! * qx + G[o + 1]! * qy - G[o + 2]!;
-      this.gq[5] = d0 > 0 && d1 <= 0 ? d0 / (d0 - d1) : -1;
-      return;
-    }
-    if (kind === KIND_CIRCLE) {
-      w[0] = px - G[o]!;
-      w[1] = py - G[o + 1]!;
-      w[2] = qx - G[o]!;
-      w[3] = qy - G[o + 1]!;
-      w[4] = G[o + 2]!;
-      sweptPCS();
-      this.gq[5] = w[SW_T]!;
-      return;
-    }
-    w[0] = px;
-    w[1] = py;
-    w[2] = qx;
-    w[3] = qy;
-    if (kind === KIND_SEGMENT) {
-      w[4] = w[8] = G[o]!;
-      w[5] = w[9] = G[o + 1]!;
-      w[6] = w[10] = G[o + 2]!;
-      w[7] = w[11] = G[o + 3]!;
-    } else {
-      const a = 2 * nd[3 * k + 1]!, b = 2 * nd[3 * k + 2]!;
-      w[4] = x[a]!;
-      w[5] = x[a + 1]!;
-      w[6] = x[b]!;
-      w[7] = x[b + 1]!;
-      w[8] = x[a]! + dx[a]!;
-      w[9] = x[a + 1]! + dx[a + 1]!;
-      w[10] = x[b]! + dx[b]!;
-      w[11] = x[b + 1]! + dx[b + 1]!;
-    }
-    sweptPS();
-    this.gq[5] = w[SW_T]!;
-  }
-
-  /**
-   * gq[5] ← earliest t ∈ [0, 1] at which candidate k's particle, moving x → x + dx, goes below its
-   * floor f = floor[k] (a pair without a barrier), −1 for never: one-sided, from the kept side of the
-   * surface offset by f (plane: n·p = c₀ + f; circle: radius R + f; segment / edge: the segment
-   * shifted by f along its kept-side normal, at x and at x + dx, moving linearly in between). A
-   * particle already below its floor (only where a segment's offset line does not cover it) is
-   * not limited.
-   */
-  private floorTimeQ(k: number, x: Float64Array, dx: Float64Array): void {
-    const G = this.geo, nd = this.node, w = SW, q = this.gq;
-    const kind = this.kind[k]!, o = NG * k, fl = this.floor[k]!;
-    const p = 2 * nd[3 * k]!;
-    const px = x[p]!, py = x[p + 1]!, qx = px + dx[p]!, qy = py + dx[p + 1]!;
-    q[5] = -1;
-    if (kind === KIND_PLANE) {
-      const d0 = G[o]! * px + G[o + 1]! * py - G[o + 2]! - fl;
-      const d1 = G[o]! * qx + G[o + 1]! * qy - G[o + 2]! - fl;
-      q[5] = d0 > 0 && d1 <= 0 ? d0 / (d0 - d1) : -1;
-      return;
-    }
-    if (kind === KIND_CIRCLE) {
-      const rho = G[o + 2]! + fl;
-      if (!(rho > 0)) return;
-      w[0] = px - G[o]!;
-      w[1] = py - G[o + 1]!;
-      w[2] = qx - G[o]!;
-      w[3] = qy - G[o + 1]!;
-      w[4] = rho;
-      sweptPCS();
-      q[5] = w[SW_T]!;
-      return;
-    }
-    let ax: number, ay: number, bx: number, by: number, cx: number, cy: number, ex: number, ey: number;
-    if (kind === KIND_SEGMENT) {
-      ax = cx = G[o]!;
-      ay = cy = G[o + 1]!;
-      bx = ex = G[o + 2]!;
-      by = ey = G[o + 3]!;
-    } else {
-      const a = 2 * nd[3 * k + 1]!, b = 2 * nd[3 * k + 2]!;
-      ax = x[a]!;
-      ay = x[a + 1]!;
-      bx = x[b]!;
-      by = x[b + 1]!;
-      cx = ax + dx[a]!;
-      cy = ay + dx[a + 1]!;
-      ex = bx + dx[b]!;
-      ey = by + dx[b + 1]!;
-    }
-    // offset along the kept side's unit normal σ n_l (n_l = (−e_y, e_x) / |e|) by f, at both ends of the move
-    const sd = G[o + G_SIDE]!;
-    let lx = bx - ax, ly = by - ay, l = Math.sqrt(lx * lx + ly * ly);
-    if (!(l > 0)) return;
-    const s0 = (sd * fl) / l;
-    // the particle must start on the kept side of the offset line (else it is not covered: no limit)
-    if (sd * (lx * (py - ay - s0 * lx) - ly * (px - ax + s0 * ly)) <= 0) return;
-    w[4] = ax - s0 * ly;
-    w[5] = ay + s0 * lx;
-    w[6] = bx - s0 * ly;
-    w[7] = by + s0 * lx;
-    lx = ex - cx;
-    ly = ey - cy;
-    l = Math.sqrt(lx * lx + ly * ly);
-    if (!(l > 0)) return;
-    const s1 = (sd * fl) / l;
-    w[8] = cx - s1 * ly;
-    w[9] = cy + s1 * lx;
-    w[10] = ex - s1 * ly;
-    w[11] = ey + s1 * lx;
-    w[0] = px;
-    w[1] = py;
-    w[2] = qx;
-    w[3] = qy;
-    sweptPS();
-    q[5] = w[SW_T]!;
-  }
-
-  /** True when every value of the candidate set is finite (geometry, stiffnesses, slots' inputs). */
-  finite(): boolean {
-    const G = this.geo;
-    for (let q = 0; q < NG * this.total; q++) if (!Number.isFinite(G[q]!)) return false;
-    return true;
+    impactTimeQ(this.kind, this.node, this.geo, k, x, dx);
+    return KQ[KQ_TOI]!;
   }
 }

@@ -1,156 +1,129 @@
 /**
- * Post-solve contact response (game mode): swept detection over x⁰ → x (broad phase over the
- * items' swept boxes, continuous narrow phase), the CCD safety net for pairs the implicit solve
- * did not cover, and the velocity filter (restitution, Coulomb friction, penetration correction
- * that never adds energy) for bouncy colliders and integrators without contact in the solve.
+ * Post-solve contact response (game mode, response stage): swept detection over x⁰ → x on the
+ * broad phase (broadphase.ts, items at both poses and polygon interiors), the CCD safety net for
+ * pairs the implicit solve did not cover, and the velocity filter for bouncy colliders and for
+ * integrators without contact in the solve. Writes the step's pairs (pairs.ts) for the events.
+ *
+ * The velocity filter (the course's): for each contact the relative velocity into the normal is
+ * removed (or reflected by the COR) and the tangential velocity is reduced by at most μ times that
+ * normal change (Coulomb). Penetration is corrected by moving positions only; a correction that
+ * lifts a particle against the force on it takes that potential energy out of its outgoing normal
+ * speed, so the correction never adds energy. The narrow phase is continuous (swept point–segment
+ * and point–circle), so a particle cannot pass through a zero-thickness segment whatever its speed.
+ *
+ * With contact in the solve, a pair the solve covers is only recorded (see gate). Scratch: `rq`
+ * (offsets R_*) carries the narrow phase's results and the response's inputs between the methods,
+ * so no double crosses a call (geometry.ts's header).
  */
 import type { StepContext } from '../solver/context';
-import { GS, pointSegAt, SW, SW_T, sweptPCS, sweptPS } from './geometry';
-import { ContactDetection, growF, growI, loadSweptNodes, loadSweptSegment } from './detection';
+import { emptyBoundary, type ContactBoundary } from './boundary';
+import type { ItemBroadphase } from './broadphase';
+import { itemBefore } from './candidates';
+import { bouncyCollider, type KinematicColliders } from './colliders';
+import {
+  GS, GS_AL, loadSweptNodes, loadSweptSegment, pointSegAt, SW, SW_A0, SW_A1, SW_B0, SW_B1, SW_P0, SW_P1, SW_Q0, SW_Q1,
+  SW_RHO, SW_T, sweptPCS, sweptPS,
+} from './geometry';
+import type { ContactPotential } from './implicit';
+import type { ContactPairs } from './pairs';
+import type { ContactSettings } from './settings';
 
+/** Offsets of `rq`: normal, penetration, edge fraction α, combined radius, contact point, surface velocity, COR, μ, impulse. */
 const R_NX = 0, R_NY = 1, R_PEN = 2, R_AL = 3, R_RT = 4, R_CX = 5, R_CY = 6, R_SVX = 7, R_SVY = 8, R_COR = 9, R_MU = 10, R_IMP = 11;
 
-export class ContactResponse extends ContactDetection {
-  /** Gauss–Seidel passes over the contacts per step. */
-  iterations = 4;
-  protected nPairs = 0;
-  protected pairP: Int32Array = new Int32Array(0);
-  protected pairItem: Int32Array = new Int32Array(0);
-  protected pairHit: Uint8Array = new Uint8Array(0);
-  /** Pair is a barrier candidate of this step's solve: its iterates never crossed it (no correction). */
-  protected pairCovered: Uint8Array = new Uint8Array(0);
-  protected pairImp: Float64Array = new Float64Array(0);
-  protected pairGeo: Float64Array = new Float64Array(0); // 4 per pair: x y nx ny
-  /** Number of pairs that touched in the last step (benchmark figure). */
-  touching = 0;
-  /**
-   * Narrow-phase output and response inputs (typed scratch, so no double crosses a call V8 does
-   * not inline): normal, penetration, edge fraction α, combined radius, contact point, surface
-   * velocity, COR, μ, impulse (offsets R_*).
-   */
-  protected readonly rq = new Float64Array(12);
+export class ContactResponse {
+  private readonly rq = new Float64Array(12);
+  // this detection's inputs (set by detect)
+  private bnd: ContactBoundary = emptyBoundary();
+  private x0: Float64Array = new Float64Array(0);
+  private v0: Float64Array = new Float64Array(0);
+  private implicitOn = false;
 
-  protected addPair(p: number, item: number): void {
-    const k = this.nPairs++;
-    if (k >= this.pairP.length) {
-      const m = Math.max(64, 2 * this.pairP.length);
-      this.pairP = growI(this.pairP, m);
-      this.pairItem = growI(this.pairItem, m);
-      const hit = new Uint8Array(m);
-      hit.set(this.pairHit);
-      this.pairHit = hit;
-      const cov = new Uint8Array(m);
-      cov.set(this.pairCovered);
-      this.pairCovered = cov;
-      this.pairImp = growF(this.pairImp, m);
-      this.pairGeo = growF(this.pairGeo, 4 * m);
-    }
-    this.pairP[k] = p;
-    this.pairItem[k] = item;
-    this.pairHit[k] = 0;
-    this.pairCovered[k] = 0;
-    this.pairImp[k] = 0;
+  private readonly s: ContactSettings;
+  private readonly cols: KinematicColliders;
+  private readonly bp: ItemBroadphase;
+  private readonly pot: ContactPotential;
+  private readonly pairs: ContactPairs;
+
+  constructor(s: ContactSettings, cols: KinematicColliders, bp: ItemBroadphase, pot: ContactPotential, pairs: ContactPairs) {
+    this.s = s;
+    this.cols = cols;
+    this.bp = bp;
+    this.pot = pot;
+    this.pairs = pairs;
   }
 
-  /** Broad phase over swept boxes x0 → x, then Gauss–Seidel passes (narrow phase + response) over the pairs. */
-  protected detect(ctx: StepContext): void {
-    const x = ctx.x, x0 = this.x0, n = this.n;
-    const nE = this.nE, nS = this.nS, nC = this.nC, nP = this.nP;
-    const nItems = nE + nS + nC + nP;
-    // Broad phase.
-    let cell = this.cellSize;
-    if (!(cell > 0)) cell = this.meanEdge > 0 ? 2 * this.meanEdge : Math.max(8 * this.maxRadius, 0.1);
-    const hash = this.hash, hq = hash.q;
-    hash.grid[0] = cell; // begin's doubles, here in optimized code (SpatialHash.grid)
-    hash.grid[1] = 1 / cell;
-    hash.beginQ(nItems);
-    const mr = this.maxRadius;
-    for (let k = 0; k < nE; k++) {
-      const a = 2 * this.ea[k]!, b = 2 * this.eb[k]!;
-      const r = this.eRad[k]! + mr;
-      hq[0] = Math.min(x0[a]!, x0[b]!, x[a]!, x[b]!) - r;
-      hq[1] = Math.min(x0[a + 1]!, x0[b + 1]!, x[a + 1]!, x[b + 1]!) - r;
-      hq[2] = Math.max(x0[a]!, x0[b]!, x[a]!, x[b]!) + r;
-      hq[3] = Math.max(x0[a + 1]!, x0[b + 1]!, x[a + 1]!, x[b + 1]!) + r;
-      hash.setBoxQ(k);
-    }
-    const sg = this.seg;
-    for (let k = 0; k < nS; k++) {
-      const o = 8 * k, r = this.segRad[k]! + mr;
-      hq[0] = Math.min(sg[o]!, sg[o + 2]!, sg[o + 4]!, sg[o + 6]!) - r;
-      hq[1] = Math.min(sg[o + 1]!, sg[o + 3]!, sg[o + 5]!, sg[o + 7]!) - r;
-      hq[2] = Math.max(sg[o]!, sg[o + 2]!, sg[o + 4]!, sg[o + 6]!) + r;
-      hq[3] = Math.max(sg[o + 1]!, sg[o + 3]!, sg[o + 5]!, sg[o + 7]!) + r;
-      hash.setBoxQ(nE + k);
-    }
-    const ci = this.circ;
-    for (let k = 0; k < nC; k++) {
-      const o = 5 * k, r = ci[o + 4]! + mr;
-      hq[0] = Math.min(ci[o]!, ci[o + 2]!) - r;
-      hq[1] = Math.min(ci[o + 1]!, ci[o + 3]!) - r;
-      hq[2] = Math.max(ci[o]!, ci[o + 2]!) + r;
-      hq[3] = Math.max(ci[o + 1]!, ci[o + 3]!) + r;
-      hash.setBoxQ(nE + nS + k);
-    }
-    for (let k = 0; k < nP; k++) {
-      const o = 4 * k;
-      hq[0] = this.polyBox[o]! - mr;
-      hq[1] = this.polyBox[o + 1]! - mr;
-      hq[2] = this.polyBox[o + 2]! + mr;
-      hq[3] = this.polyBox[o + 3]! + mr;
-      hash.setBoxQ(nE + nS + nC + k);
-    }
-    hash.build();
+  /**
+   * Broad phase over swept boxes x0 → ctx.x, then Gauss–Seidel passes (narrow phase + response) over
+   * the pairs; x0, v0: the start-of-step state; implicitOn: contact was in this step's solve (the
+   * potential holds its candidates).
+   */
+  detect(ctx: StepContext, bnd: ContactBoundary, x0: Float64Array, v0: Float64Array, implicitOn: boolean): void {
+    this.bnd = bnd;
+    this.x0 = x0;
+    this.v0 = v0;
+    this.implicitOn = implicitOn;
+    const x = ctx.x, n = bnd.n, pairs = this.pairs, s = this.s;
+    const nE = bnd.nE, nItems = nE + this.cols.nS + this.cols.nC + this.cols.nP;
+    this.bp.grow[0] = 0;
+    this.bp.fill(s, bnd, this.cols, x0, x, x, 1, 1);
+    const hash = this.bp.hash, hq = hash.q, cand = this.bp.cand;
     // Candidate pairs, by particle in creation order.
-    this.nPairs = 0;
-    const H = ctx.c.Halfplane, hps = ctx.lists.halfplanes;
+    pairs.count = 0;
+    const H = ctx.c.Halfplane, hps = ctx.lists.halfplanes, invMass = bnd.invMass;
     for (let i = 0; i < n; i++) {
-      if (this.invMass[i] === 0 && nE === 0) continue;
-      const r = this.radius[i]!;
+      if (invMass[i] === 0 && nE === 0) continue;
+      const r = bnd.radius[i]!;
       const X0 = x0[2 * i]!, Y0 = x0[2 * i + 1]!, X1 = x[2 * i]!, Y1 = x[2 * i + 1]!;
       const move = Math.abs(X1 - X0) + Math.abs(Y1 - Y0);
       for (let q = 0; q < hps.length; q++) {
         const e = hps[q]!;
-        if (this.invMass[i] === 0) break;
+        if (invMass[i] === 0) break;
         const d = (X1 - H.px[e]!) * H.nx[e]! + (Y1 - H.py[e]!) * H.ny[e]!;
-        if (d < 2 * r + move) this.addPair(i, -(q + 1));
+        if (d < 2 * r + move) pairs.add(i, -(q + 1));
       }
       if (nItems === 0) continue;
       hq[0] = Math.min(X0, X1) - r;
       hq[1] = Math.min(Y0, Y1) - r;
       hq[2] = Math.max(X0, X1) + r;
       hq[3] = Math.max(Y0, Y1) + r;
-      const cnt = hash.queryQ(this.cand);
-      const buf = this.cand.buf;
+      const cnt = hash.queryQ(cand);
+      const buf = cand.buf;
       for (let c = 0; c < cnt; c++) {
         const item = buf[c]!;
         if (item < nE) {
-          if (this.surface[i] === 0) continue;
-          const a = this.ea[item]!, b = this.eb[item]!;
-          if (this.adjacent(i, a, b)) continue;
-          if (this.invMass[i] === 0 && this.invMass[a] === 0 && this.invMass[b] === 0) continue;
-          this.addPair(i, item);
-        } else if (this.invMass[i] !== 0) {
-          this.addPair(i, item);
+          if (bnd.surface[i] === 0) continue;
+          const a = bnd.ea[item]!, b = bnd.eb[item]!;
+          if (bnd.adjacent(i, a, b)) continue;
+          if (invMass[i] === 0 && invMass[a] === 0 && invMass[b] === 0) continue;
+          pairs.add(i, item);
+        } else if (invMass[i] !== 0) {
+          pairs.add(i, item);
         }
       }
     }
-    if (this.implicitOn) this.markCovered();
+    if (implicitOn) this.markCovered();
     // Gauss–Seidel passes: narrow phase on the current state, then response.
     // Later passes only revisit the pairs that touched in the first.
-    for (let k = 0; k < this.nPairs; k++) this.resolvePair(ctx, k);
-    for (let pass = 1; pass < this.iterations; pass++) {
-      for (let k = 0; k < this.nPairs; k++) if (this.pairHit[k] === 1) this.resolvePair(ctx, k);
+    for (let k = 0; k < pairs.count; k++) this.resolvePair(ctx, k);
+    for (let pass = 1; pass < s.iterations; pass++) {
+      for (let k = 0; k < pairs.count; k++) if (pairs.hit[k] === 1) this.resolvePair(ctx, k);
     }
   }
 
-  protected resolvePair(ctx: StepContext, k: number): void {
-    const i = this.pairP[k]!, item = this.pairItem[k]!;
+  /** The pair's surface is bouncy: a collider's own COR > 0, else (body edges, half-planes) the system's. */
+  private bouncyItem(ctx: StepContext, item: number): boolean {
+    const nE = this.bnd.nE;
+    return item < nE ? this.s.cor > 0 : bouncyCollider(ctx, this.cols.colliderOf(item - nE), this.s);
+  }
+
+  private resolvePair(ctx: StepContext, k: number): void {
+    const i = this.pairs.p[k]!, item = this.pairs.item[k]!;
     const x = ctx.x, x0 = this.x0;
-    const r = this.radius[i]!;
+    const r = this.bnd.radius[i]!;
     const i2 = 2 * i;
     const X0 = x0[i2]!, Y0 = x0[i2 + 1]!;
-    const nE = this.nE, nS = this.nS, nC = this.nC;
+    const nE = this.bnd.nE, nS = this.cols.nS, nC = this.cols.nC;
     if (item < 0) {
       const e = ctx.lists.halfplanes[-item - 1]!;
       const H = ctx.c.Halfplane;
@@ -170,20 +143,20 @@ export class ContactResponse extends ContactDetection {
       rq[R_CY] = x[i2 + 1]! - d * ny;
       rq[R_SVX] = 0;
       rq[R_SVY] = 0;
-      rq[R_COR] = this.cor;
-      rq[R_MU] = this.friction;
+      rq[R_COR] = this.s.cor;
+      rq[R_MU] = this.s.friction;
       this.applyStatic(ctx, k, i);
       return;
     }
     if (item < nE) {
-      const a = this.ea[item]!, b = this.eb[item]!;
+      const a = this.bnd.ea[item]!, b = this.bnd.eb[item]!;
       const a2 = 2 * a, b2 = 2 * b;
       const rq = this.rq;
       loadSweptNodes(x0, x, i2, a2, b2);
-      rq[R_RT] = r + this.eRad[item]!;
-      if (!this.narrowSegment(this.eOneSided[item] === 1)) return;
+      rq[R_RT] = r + this.bnd.eRad[item]!;
+      if (!this.narrowSegment(this.bnd.eOneSided[item] === 1)) return;
       const al = rq[R_AL]!;
-      rq[R_RT] = r + this.eRad[item]!;
+      rq[R_RT] = r + this.bnd.eRad[item]!;
       rq[R_CX] = (1 - al) * x[a2]! + al * x[b2]!;
       rq[R_CY] = (1 - al) * x[a2 + 1]! + al * x[b2 + 1]!;
       if (!this.gate(ctx, k, i, item)) return;
@@ -191,15 +164,15 @@ export class ContactResponse extends ContactDetection {
       return;
     }
     if (item < nE + nS) {
-      const s = item - nE, o = 8 * s, sg = this.seg;
+      const s = item - nE, o = 8 * s, sg = this.cols.seg;
       const rq = this.rq;
       loadSweptSegment(x0, x, i2, sg, o);
-      rq[R_RT] = r + this.segRad[s]!;
+      rq[R_RT] = r + this.cols.segRad[s]!;
       if (!this.narrowSegment(false)) return;
-      const col = this.segCol[s]!;
+      const col = this.cols.segCol[s]!;
       const cx = sg[o + 4]! + rq[R_AL]! * (sg[o + 6]! - sg[o + 4]!);
       const cy = sg[o + 5]! + rq[R_AL]! * (sg[o + 7]! - sg[o + 5]!);
-      rq[R_RT] = r + this.segRad[s]!;
+      rq[R_RT] = r + this.cols.segRad[s]!;
       rq[R_CX] = cx;
       rq[R_CY] = cy;
       if (!this.gate(ctx, k, i, item)) return;
@@ -209,7 +182,7 @@ export class ContactResponse extends ContactDetection {
       return;
     }
     if (item < nE + nS + nC) {
-      const c = item - nE - nS, o = 5 * c, ci = this.circ;
+      const c = item - nE - nS, o = 5 * c, ci = this.cols.circ;
       const rho = ci[o + 4]! + r;
       const q1x = x[i2]! - ci[o + 2]!, q1y = x[i2 + 1]! - ci[o + 3]!;
       const d1 = Math.sqrt(q1x * q1x + q1y * q1y);
@@ -225,11 +198,11 @@ export class ContactResponse extends ContactDetection {
       } else {
         const q0x = X0 - ci[o]!, q0y = Y0 - ci[o + 1]!;
         const w = SW;
-        w[0] = q0x;
-        w[1] = q0y;
-        w[2] = q1x;
-        w[3] = q1y;
-        w[4] = rho;
+        w[SW_Q0] = q0x;
+        w[SW_Q0 + 1] = q0y;
+        w[SW_Q1] = q1x;
+        w[SW_Q1 + 1] = q1y;
+        w[SW_RHO] = rho;
         sweptPCS();
         const t = w[SW_T]!;
         if (t < 0) return;
@@ -240,7 +213,7 @@ export class ContactResponse extends ContactDetection {
         this.rq[R_PEN] = rho - (q1x * this.rq[R_NX]! + q1y * this.rq[R_NY]!);
         if (!(this.rq[R_PEN]! > 0)) return;
       }
-      const col = this.circCol[c]!;
+      const col = this.cols.circCol[c]!;
       const rq = this.rq;
       rq[R_RT] = r;
       rq[R_CX] = ci[o + 2]! + rq[R_NX]! * ci[o + 4]!;
@@ -253,7 +226,7 @@ export class ContactResponse extends ContactDetection {
     }
     // Polygon interior: a particle that ended inside is pushed out through the nearest edge.
     const p = item - nE - nS - nC;
-    const start = this.polyStartW[p]!, cnt = this.polyCountW[p]!, w = this.polyWorld;
+    const start = this.cols.polyStartW[p]!, cnt = this.cols.polyCountW[p]!, w = this.cols.polyWorld;
     const px = x[i2]!, py = x[i2 + 1]!;
     let inside = false;
     for (let j = 0, m = cnt - 1; j < cnt; m = j++) {
@@ -266,7 +239,7 @@ export class ContactResponse extends ContactDetection {
       const j2 = j + 1 === cnt ? 0 : j + 1;
       const ax = w[2 * (start + j)]!, ay = w[2 * (start + j) + 1]!, qx = w[2 * (start + j2)]!, qy = w[2 * (start + j2) + 1]!;
       pointSegAt(x, i2, w, 2 * (start + j), 2 * (start + j2));
-      const al = GS[1]!; // closestAlpha(p, a, q), same operations (no double crosses a call)
+      const al = GS[GS_AL]!; // closestAlpha(p, a, q), same operations (no double crosses a call)
       const cx = ax + al * (qx - ax), cy = ay + al * (qy - ay);
       const d2 = (px - cx) ** 2 + (py - cy) ** 2;
       if (d2 < best) {
@@ -283,7 +256,7 @@ export class ContactResponse extends ContactDetection {
     this.rq[R_PEN] = r + Math.sqrt(best);
     this.rq[R_CX] = bx;
     this.rq[R_CY] = by;
-    this.respondCollider(ctx, k, i, this.polyCol[p]!);
+    this.respondCollider(ctx, k, i, this.cols.polyCol[p]!);
   }
 
   /**
@@ -291,11 +264,11 @@ export class ContactResponse extends ContactDetection {
    * Sets nx, ny (towards the particle), pen (> 0) and alpha; false when apart.
    * One-sided edges are body boundaries with the body on their left.
    */
-  protected narrowSegment(oneSided: boolean): boolean {
+  private narrowSegment(oneSided: boolean): boolean {
     const w = SW;
-    const p0x = w[0]!, p0y = w[1]!, p1x = w[2]!, p1y = w[3]!;
-    const a0x = w[4]!, a0y = w[5]!, b0x = w[6]!, b0y = w[7]!;
-    const a1x = w[8]!, a1y = w[9]!, b1x = w[10]!, b1y = w[11]!, r = this.rq[R_RT]!;
+    const p0x = w[SW_P0]!, p0y = w[SW_P0 + 1]!, p1x = w[SW_P1]!, p1y = w[SW_P1 + 1]!;
+    const a0x = w[SW_A0]!, a0y = w[SW_A0 + 1]!, b0x = w[SW_B0]!, b0y = w[SW_B0 + 1]!;
+    const a1x = w[SW_A1]!, a1y = w[SW_A1 + 1]!, b1x = w[SW_B1]!, b1y = w[SW_B1 + 1]!, r = this.rq[R_RT]!;
     const ex = b1x - a1x, ey = b1y - a1y;
     const len = Math.sqrt(ex * ex + ey * ey);
     if (!(len > 0)) return false;
@@ -358,19 +331,19 @@ export class ContactResponse extends ContactDetection {
    * past the surface (pen > r̂): that is the CCD safety net's case, handled by the response
    * (back to the correct side, normal velocity removed). Bouncy contacts always go to the filter.
    */
-  protected gate(ctx: StepContext, k: number, i: number, item: number): boolean {
+  private gate(ctx: StepContext, k: number, i: number, item: number): boolean {
     if (!this.implicitOn) return true;
-    if (!(item >= 0 && item < this.nE) && this.bouncy(ctx, item)) return true;
+    if (!(item >= 0 && item < this.bnd.nE) && this.bouncyItem(ctx, item)) return true;
     // doubles only from here (gate runs rarely, often interpreted: each double read is a heap number)
     const rtot = this.rq[R_RT]!;
-    if (this.rq[R_PEN]! > rtot && this.pairCovered[k] === 0) return true;
+    if (this.rq[R_PEN]! > rtot && this.pairs.covered[k] === 0) return true;
     const h = ctx.dt;
-    let m = this.invMass[i]! > 0 ? 1 / this.invMass[i]! : 0;
-    if (!(m > 0) && item >= 0 && item < this.nE) {
-      const a = this.ea[item]!, b = this.eb[item]!;
-      m = 0.5 * ((this.invMass[a]! > 0 ? 1 / this.invMass[a]! : 0) + (this.invMass[b]! > 0 ? 1 / this.invMass[b]! : 0));
+    let m = this.bnd.invMass[i]! > 0 ? 1 / this.bnd.invMass[i]! : 0;
+    if (!(m > 0) && item >= 0 && item < this.bnd.nE) {
+      const a = this.bnd.ea[item]!, b = this.bnd.eb[item]!;
+      m = 0.5 * ((this.bnd.invMass[a]! > 0 ? 1 / this.bnd.invMass[a]! : 0) + (this.bnd.invMass[b]! > 0 ? 1 / this.bnd.invMass[b]! : 0));
     }
-    this.rq[R_IMP] = (this.stiffness * m * this.rq[R_PEN]!) / h;
+    this.rq[R_IMP] = (this.s.stiffness * m * this.rq[R_PEN]!) / h;
     this.record(k);
     return false;
   }
@@ -381,31 +354,31 @@ export class ContactResponse extends ContactDetection {
    * intersection-free (continuous collision detection in the line search), so a straight-line
    * swept test x0 → x that "crosses" them is an artefact of the iterates' bent path, not tunnelling.
    */
-  protected markCovered(): void {
-    const pot = this.potential;
+  private markCovered(): void {
+    const pot = this.pot;
     // with the trust region (docs/contact.md) every pair is covered but the candidates without a
     // barrier (they started touching or past the surface): the line search kept each particle
     // inside the box the candidate search covered, and its CCD stopped every iterate before the
     // surface of each candidate with a barrier and each guard pair, so no iterate crossed any other.
     const all = pot.trN > 0 ? 1 : 0;
     let j = 0;
-    for (let k = 0; k < this.nPairs; k++) {
-      const p = this.pairP[k]!, it = this.pairItem[k]!;
-      while (j < pot.count && (pot.node[3 * j]! < p || (pot.node[3 * j] === p && this.before(pot.item[j]!, it)))) j++;
+    for (let k = 0; k < this.pairs.count; k++) {
+      const p = this.pairs.p[k]!, it = this.pairs.item[k]!;
+      while (j < pot.count && (pot.node[3 * j]! < p || (pot.node[3 * j] === p && itemBefore(pot.item[j]!, it)))) j++;
       const cand = j < pot.count && pot.node[3 * j] === p && pot.item[j] === it;
-      if (cand ? pot.barrierKappa(j) > 0 : all === 1) this.pairCovered[k] = 1;
+      if (cand ? pot.barrierKappa(j) > 0 : all === 1) this.pairs.covered[k] = 1;
     }
   }
 
-  protected respondCollider(ctx: StepContext, k: number, i: number, col: number): void {
+  private respondCollider(ctx: StepContext, k: number, i: number, col: number): void {
     const rq = this.rq, cx = rq[R_CX]!, cy = rq[R_CY]!;
     const K = ctx.c.Collider;
     const e = ctx.lists.colliders[col]!;
     const om = K.omega[e]!;
     const svx = K.vx[e]! - om * (cy - K.py[e]!);
     const svy = K.vy[e]! + om * (cx - K.px[e]!);
-    const cor = K.cor[e]! >= 0 ? K.cor[e]! : this.cor;
-    const mu = K.friction[e]! >= 0 ? K.friction[e]! : this.friction;
+    const cor = K.cor[e]! >= 0 ? K.cor[e]! : this.s.cor;
+    const mu = K.friction[e]! >= 0 ? K.friction[e]! : this.s.friction;
     rq[R_SVX] = svx;
     rq[R_SVY] = svy;
     rq[R_COR] = cor;
@@ -414,7 +387,7 @@ export class ContactResponse extends ContactDetection {
   }
 
   /** Velocity filter + penetration correction against an infinitely heavy surface moving at (svx, svy). */
-  protected applyStatic(ctx: StepContext, k: number, i: number): void {
+  private applyStatic(ctx: StepContext, k: number, i: number): void {
     const rq = this.rq;
     const svx = rq[R_SVX]!, svy = rq[R_SVY]!, cor = rq[R_COR]!, mu = rq[R_MU]!;
     const x = ctx.x, v = ctx.v;
@@ -456,15 +429,15 @@ export class ContactResponse extends ContactDetection {
     }
     v[i2] = rvx + svx;
     v[i2 + 1] = rvy + svy;
-    rq[R_IMP] = jn / this.invMass[i]!;
+    rq[R_IMP] = jn / this.bnd.invMass[i]!;
     this.record(k);
   }
 
   /** Particle i against body edge (a, b) at the narrow phase's alpha: mass-weighted impulses and correction. */
-  protected respondEdge(ctx: StepContext, k: number, i: number, a: number, b: number): void {
+  private respondEdge(ctx: StepContext, k: number, i: number, a: number, b: number): void {
     const x = ctx.x, v = ctx.v;
     const al = this.rq[R_AL]!, be = 1 - al;
-    const wi = this.invMass[i]!, wa = this.invMass[a]!, wb = this.invMass[b]!;
+    const wi = this.bnd.invMass[i]!, wa = this.bnd.invMass[a]!, wb = this.bnd.invMass[b]!;
     const w = wi + be * be * wa + al * al * wb;
     if (!(w > 0)) return;
     const nx = this.rq[R_NX]!, ny = this.rq[R_NY]!;
@@ -480,10 +453,10 @@ export class ContactResponse extends ContactDetection {
     const vn = rvx * nx + rvy * ny;
     let Jn = 0;
     if (vn < 0) {
-      Jn = (-(1 + this.cor) * vn) / w;
+      Jn = (-(1 + this.s.cor) * vn) / w;
       const tx = rvx - vn * nx, ty = rvy - vn * ny;
       const vt = Math.sqrt(tx * tx + ty * ty);
-      const Jt = Math.min(vt / w, this.friction * Jn);
+      const Jt = Math.min(vt / w, this.s.friction * Jn);
       const jx = Jn * nx - (vt > 0 ? (Jt * tx) / vt : 0);
       const jy = Jn * ny - (vt > 0 ? (Jt * ty) / vt : 0);
       if (vt > 0) {
@@ -511,14 +484,14 @@ export class ContactResponse extends ContactDetection {
   }
 
   /** Record pair k's impulse rq[R_IMP] at the contact point rq[R_CX], rq[R_CY] with normal rq[R_NX], rq[R_NY]. */
-  protected record(k: number): void {
+  private record(k: number): void {
     const rq = this.rq, impulse = rq[R_IMP]!, cx = rq[R_CX]!, cy = rq[R_CY]!;
-    this.pairHit[k] = 1;
-    this.pairImp[k] = this.pairImp[k]! + (Number.isFinite(impulse) ? impulse : 0);
+    this.pairs.hit[k] = 1;
+    this.pairs.imp[k] = this.pairs.imp[k]! + (Number.isFinite(impulse) ? impulse : 0);
     const o = 4 * k;
-    this.pairGeo[o] = cx;
-    this.pairGeo[o + 1] = cy;
-    this.pairGeo[o + 2] = this.rq[R_NX]!;
-    this.pairGeo[o + 3] = this.rq[R_NY]!;
+    this.pairs.geo[o] = cx;
+    this.pairs.geo[o + 1] = cy;
+    this.pairs.geo[o + 2] = this.rq[R_NX]!;
+    this.pairs.geo[o + 3] = this.rq[R_NY]!;
   }
 }

@@ -5,7 +5,7 @@
  * docs/scene-format.md (Contact).
  */
 import type { StepContext } from '../solver/context';
-import { growI } from './detection';
+import { growI } from './buffers';
 
 /** Record types of FOSSSim's collision list (the state file, docs/scene-format.md). */
 export const RECORD_PARTICLE_PARTICLE = 0;

@@ -1,0 +1,430 @@
+/**
+ * Candidate search (game mode, forces stage and refinement): the contact candidates and guard
+ * pairs of the implicit solve, once per step and again per refinement (docs/contact.md,
+ * "Candidates" and "Trust region").
+ *
+ * Every particle's box from xᵗ to the prediction x̃ = xᵗ + h v (and a refinement's result xs),
+ * grown by r̂ plus the margin, is queried in the broad phase (broadphase.ts) over boundary edges
+ * and collider segments and circles at their end pose; half-planes are tested directly. A pair is
+ * a candidate when its exact distance at xᵗ, x̃ or xs is below r̂ + margin or the particle's path
+ * crosses the segment; pairs the broad phase met and the narrow test rejected that an iterate can
+ * still reach inside the trust region become guards. Order: particles in creation order; per
+ * particle, half-planes, then items ascending (`itemBefore`) — deterministic. Particle–edge
+ * candidates ask the pattern book (pattern-book.ts) for their blocks; the candidates go to the
+ * potential (implicit.ts) through its staging scratch `stageIn` (offsets ST_*).
+ *
+ * `search` is the driver; the tests per pair kind are methods (planes, edge, segment, circle) that
+ * read the search's doubles from `sq` (offsets S_*) and the particle's from `pq` (offsets P_*):
+ * no double crosses a call (geometry.ts's header).
+ */
+import type { StepContext } from '../solver/context';
+import type { SymPattern } from '../solver/pattern';
+import { growF, growI } from './buffers';
+import { emptyBoundary, type ContactBoundary } from './boundary';
+import type { ItemBroadphase } from './broadphase';
+import { bouncyCollider, frictionInto, type KinematicColliders } from './colliders';
+import { GS, GS_AL, GS_D, pointSegAt, sweptNodes, sweptSegment } from './geometry';
+import {
+  ContactPotential, KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT, ST_EPS, ST_G, ST_K, ST_MU, ST_N, ST_R, ST_SLIP,
+} from './implicit';
+import type { PatternBook } from './pattern-book';
+import type { ContactSettings } from './settings';
+
+/** Offsets of `sq`, the search's doubles: κ per unit mass (stiffness / h²), friction ε (ε_v h), trust-region δ, h. */
+const S_KS = 0, S_EPS = 1, S_DL = 2, S_H = 3;
+/**
+ * Offsets of `pq`, the particle's doubles: its positions at xᵗ, x̃ and x_e (xs in a refinement, else
+ * x̃), radius, slack (margin), mass (0 when fixed), and its trust box (min x, min y, max x, max y).
+ */
+const P_X0 = 0, P_Y0 = 1, P_X1 = 2, P_Y1 = 3, P_X2 = 4, P_Y2 = 5, P_R = 6, P_SLACK = 7, P_M = 8;
+const P_TLX = 9, P_TLY = 10, P_THX = 11, P_THY = 12;
+
+/** Candidate order within a particle: half-planes first (−1, −2, …), then items ascending. */
+export function itemBefore(a: number, b: number): boolean {
+  if (a < 0 && b < 0) return a > b;
+  if (a < 0) return true;
+  if (b < 0) return false;
+  return a < b;
+}
+
+export class CandidateSearch {
+  /**
+   * Trust-region level: δ = δ₀ · 4^level (0 at the step's first search; +1 per refinement after a
+   * solve stopped on its box).
+   */
+  trustLevel = 0;
+  /** Predicted end-of-step positions x + h v. */
+  private xp: Float64Array = new Float64Array(0);
+  /** Guard pairs staged during the search: kind, p, a, b, item, side (6 each) and their stageIn (ST_N each). */
+  private gBuf: Int32Array = new Int32Array(0);
+  private gSt: Float64Array = new Float64Array(0);
+  private nG = 0;
+  /** A candidate's lagged tangent (ContactPotential.tangent). */
+  private readonly tg = new Float64Array(2);
+  private readonly sq = new Float64Array(4);
+  private readonly pq = new Float64Array(13);
+  // this search's inputs (set by search)
+  private bnd: ContactBoundary = emptyBoundary();
+  private x0: Float64Array = new Float64Array(0);
+  private xe: Float64Array = new Float64Array(0);
+  private xs: Float64Array | null = null;
+  private pattern: SymPattern | null = null;
+  /** 1 when the trust region is on (δ > 0). */
+  private trust = 0;
+
+  private readonly s: ContactSettings;
+  private readonly cols: KinematicColliders;
+  private readonly bp: ItemBroadphase;
+  private readonly pot: ContactPotential;
+  private readonly book: PatternBook;
+
+  constructor(s: ContactSettings, cols: KinematicColliders, bp: ItemBroadphase, pot: ContactPotential, book: PatternBook) {
+    this.s = s;
+    this.cols = cols;
+    this.bp = bp;
+    this.pot = pot;
+    this.book = book;
+  }
+
+  /**
+   * Fill the potential with this step's candidates and guards: start-of-step state x0, v0; xs the
+   * last solve's result in a refinement (null in the forces stage). Grows the contact pattern
+   * through the pattern book when candidates need blocks it lacks (and a rebuild token is left).
+   */
+  search(ctx: StepContext, bnd: ContactBoundary, x0: Float64Array, v0: Float64Array, xs: Float64Array | null): void {
+    const pot = this.pot, s = this.s, cols = this.cols, bp = this.bp, book = this.book;
+    pot.clear();
+    book.clearQueue();
+    // the forces stage's search refills the pattern book's rebuild tokens. Here, not in a method of
+    // the book: run once per step, such a method stays unoptimized and boxes its three doubles
+    // (measured: 48 B/step); this function runs optimized (docs/solver.md, "Allocation work")
+    if (!xs) {
+      const tk = book.tokens, cap = s.rebuildBurst;
+      tk[0] = tk[0]! < 0 ? cap : Math.min(cap, tk[0]! + s.rebuildRate * ctx.dt);
+    }
+    let t = ctx.topology;
+    const h = ctx.dt, n = bnd.n, invMass = bnd.invMass, mass = t.mass;
+    const nE = bnd.nE, nS = cols.nS, nC = cols.nC;
+    const nItems = nE + nS + nC;
+    const sq = this.sq, P = this.pq;
+    sq[S_KS] = s.stiffness / (h * h);
+    sq[S_EPS] = s.frictionEpsV * h;
+    sq[S_H] = h;
+    this.xp = growF(this.xp, 2 * n);
+    const xp = this.xp;
+    for (let q = 0; q < 2 * n; q++) xp[q] = x0[q]! + h * v0[q]!;
+    // refinement (ContactSystem.refine): boxes and tests also cover the last solve's result xs
+    const xe = xs ?? xp;
+    this.bnd = bnd;
+    this.x0 = x0;
+    this.xe = xe;
+    this.xs = xs;
+    this.pattern = t.pattern;
+    this.nG = 0;
+    const mr = bnd.maxRadius;
+    // trust region's δ (see below): mr + ½ margin·rmin, ×4 per level (a refinement after a solve
+    // that stopped on its box raises the level); the hash boxes of edges and particles grow by the
+    // extra δ − δ₀ so the guard argument below holds for any level
+    const dl0 = mr + 0.5 * s.margin * bnd.minRadius;
+    const dl = dl0 * (1 << (2 * this.trustLevel));
+    const ex = dl - dl0;
+    sq[S_DL] = dl;
+    bp.grow[0] = ex;
+    bp.fill(s, bnd, cols, x0, xp, xe, 0, 0);
+    const hash = bp.hash, hq = hash.q;
+    const st = pot.stageIn;
+    st[ST_SLIP] = 0;
+    // Trust region (docs/contact.md): each particle's box over xᵗ, x̃ (and xs), grown by δ. A query
+    // box is grown by r + mr + slack + (δ − δ₀) (slack ≥ margin·rmin), an edge's by its radius + mr +
+    // (δ − δ₀), so while both a particle and an edge's end points stay within δ of their boxes, a
+    // pair the hash never met stays more than r̂ apart (2δ ≤ 2 mr + slack + 2 (δ − δ₀) with
+    // δ₀ = mr + ½ margin·rmin); the pairs it met but rejected become guards.
+    const trust = dl > 0;
+    this.trust = trust ? 1 : 0;
+    if (trust) {
+      pot.beginTrust(n);
+      pot.trTol[0] = 1e-6 * dl;
+    }
+    const tb = pot.trBox;
+    for (let i = 0; i < n; i++) {
+      const r = bnd.radius[i]!;
+      const X0 = x0[2 * i]!, Y0 = x0[2 * i + 1]!, X1 = xp[2 * i]!, Y1 = xp[2 * i + 1]!, X2 = xe[2 * i]!, Y2 = xe[2 * i + 1]!;
+      const slack = s.margin * r + 0.1 * (Math.abs(X1 - X0) + Math.abs(Y1 - Y0));
+      const mi = invMass[i]! > 0 ? mass[2 * i]! : 0;
+      const tlx = Math.min(X0, X1, X2) - dl, tly = Math.min(Y0, Y1, Y2) - dl;
+      const thx = Math.max(X0, X1, X2) + dl, thy = Math.max(Y0, Y1, Y2) + dl;
+      if (trust) {
+        tb[4 * i] = tlx;
+        tb[4 * i + 1] = tly;
+        tb[4 * i + 2] = thx;
+        tb[4 * i + 3] = thy;
+      }
+      P[P_X0] = X0;
+      P[P_Y0] = Y0;
+      P[P_X1] = X1;
+      P[P_Y1] = Y1;
+      P[P_X2] = X2;
+      P[P_Y2] = Y2;
+      P[P_R] = r;
+      P[P_SLACK] = slack;
+      P[P_M] = mi;
+      P[P_TLX] = tlx;
+      P[P_TLY] = tly;
+      P[P_THX] = thx;
+      P[P_THY] = thy;
+      if (mi > 0 && s.cor <= 0) this.planes(ctx, i);
+      if (nItems === 0) continue;
+      const g = r + mr + slack + ex;
+      hq[0] = Math.min(X0, X1, X2) - g;
+      hq[1] = Math.min(Y0, Y1, Y2) - g;
+      hq[2] = Math.max(X0, X1, X2) + g;
+      hq[3] = Math.max(Y0, Y1, Y2) + g;
+      const cnt = hash.queryQ(bp.cand);
+      const buf = bp.cand.buf;
+      for (let c = 0; c < cnt; c++) {
+        const item = buf[c]!;
+        if (item < nE) this.edge(i, item, mass);
+        else if (!(mi > 0) || bouncyCollider(ctx, cols.colliderOf(item - nE), s)) continue;
+        else if (item < nE + nS) this.segment(ctx, i, item);
+        else this.circle(ctx, i, item);
+      }
+    }
+    // the guards after the candidates (same order: particles, then half-planes, then items)
+    pot.beginGuards();
+    const gb = this.gBuf, gs = this.gSt, nG = this.nG;
+    for (let g = 0; g < nG; g++) {
+      for (let j = 0; j < ST_N; j++) st[j] = gs[ST_N * g + j]!;
+      const o = 6 * g;
+      pot.addStaged(gb[o]!, gb[o + 1]!, gb[o + 2]!, gb[o + 3]!, x0, gb[o + 4]!, gb[o + 5]!);
+    }
+    book.commit(ctx);
+    t = ctx.topology;
+    pot.computeSlots(t.pattern);
+    book.markSeen(t, pot);
+  }
+
+  /** Particle i against every half-plane: a candidate within r̂ + slack at xᵗ, x̃ or x_e, else a guard its trust box reaches. */
+  private planes(ctx: StepContext, i: number): void {
+    const P = this.pq, sq = this.sq, st = this.pot.stageIn;
+    const X0 = P[P_X0]!, Y0 = P[P_Y0]!, X1 = P[P_X1]!, Y1 = P[P_Y1]!, X2 = P[P_X2]!, Y2 = P[P_Y2]!;
+    const r = P[P_R]!, slack = P[P_SLACK]!, mi = P[P_M]!;
+    const H = ctx.c.Halfplane, hps = ctx.lists.halfplanes;
+    for (let q = 0; q < hps.length; q++) {
+      const e = hps[q]!;
+      const nx = H.nx[e]!, ny = H.ny[e]!;
+      const c0 = H.px[e]! * nx + H.py[e]! * ny;
+      const d = Math.min(X0 * nx + Y0 * ny, X1 * nx + Y1 * ny, X2 * nx + Y2 * ny) - c0;
+      if (!(d < r + slack)) {
+        // guard: the trust box reaches the plane
+        if (this.trust === 1 && nx * (nx > 0 ? P[P_TLX]! : P[P_THX]!) + ny * (ny > 0 ? P[P_TLY]! : P[P_THY]!) <= c0) {
+          st[ST_G] = nx;
+          st[ST_G + 1] = ny;
+          st[ST_G + 2] = c0;
+          st[ST_G + 3] = 0;
+          st[ST_R] = r;
+          st[ST_K] = sq[S_KS]! * mi;
+          st[ST_MU] = 0;
+          st[ST_EPS] = sq[S_EPS]!;
+          this.stageGuard(KIND_PLANE, i, -1, -1, -(q + 1), 1);
+        }
+      } else {
+        st[ST_G] = nx;
+        st[ST_G + 1] = ny;
+        st[ST_G + 2] = c0;
+        st[ST_G + 3] = 0;
+        st[ST_R] = r;
+        st[ST_K] = sq[S_KS]! * mi;
+        st[ST_MU] = this.s.friction;
+        st[ST_EPS] = sq[S_EPS]!;
+        this.pot.addStaged(KIND_PLANE, i, -1, -1, this.x0, -(q + 1), 1);
+      }
+    }
+  }
+
+  /**
+   * Particle i against boundary edge `item` (not its own or a neighbouring one; interior mesh nodes
+   * skip edges). A candidate when within r̂ + slack at xᵗ, x̃ or xs or crossed on the way there,
+   * unless deep inside a one-sided edge; a guard when the trust boxes overlap and the particle
+   * starts outside (or beyond an end).
+   */
+  private edge(i: number, item: number, mass: Float64Array): void {
+    const bnd = this.bnd, invMass = bnd.invMass;
+    if (bnd.surface[i] === 0) return;
+    const a = bnd.ea[item]!, b = bnd.eb[item]!;
+    if (bnd.adjacent(i, a, b)) return;
+    const P = this.pq, sq = this.sq, st = this.pot.stageIn, x0 = this.x0, xs = this.xs;
+    const X0 = P[P_X0]!, Y0 = P[P_Y0]!, r = P[P_R]!, slack = P[P_SLACK]!, mi = P[P_M]!;
+    const m = mi > 0 ? mi : 0.5 * ((invMass[a]! > 0 ? mass[2 * a]! : 0) + (invMass[b]! > 0 ? mass[2 * b]! : 0));
+    if (!(m > 0)) return;
+    const rr = r + bnd.eRad[item]!;
+    const a2 = 2 * a, b2 = 2 * b;
+    pointSegAt(x0, 2 * i, x0, a2, b2);
+    const d0 = GS[GS_D]!;
+    // beyond an end (α clamped) the side of the edge's line says nothing about inside / outside
+    const mid = GS[GS_AL]! > 0 && GS[GS_AL]! < 1;
+    pointSegAt(this.xp, 2 * i, this.xp, a2, b2);
+    const d1 = GS[GS_D]!;
+    let d2 = d1;
+    if (xs) {
+      pointSegAt(xs, 2 * i, xs, a2, b2);
+      d2 = GS[GS_D]!;
+    }
+    // side: a mesh boundary's outside (right of a→b), else the particle's side at the start
+    const sl = (x0[b2]! - x0[a2]!) * (Y0 - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (X0 - x0[a2]!);
+    // a mesh boundary edge whose triangle is inverted at the start (a folded corner) has no
+    // reliable outside: it is two-sided for this step (the particle kept on its start side)
+    let one = bnd.eOneSided[item]!;
+    if (one === 1) {
+      const c2 = 2 * bnd.eOpp[item]!;
+      if ((x0[b2]! - x0[a2]!) * (x0[c2 + 1]! - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (x0[c2]! - x0[a2]!) <= 0) one = 0;
+    }
+    if (Math.min(d0, d1, d2) >= rr + slack && !sweptNodes(x0, this.xp, 2 * i, a2, b2) && (!xs || !sweptNodes(x0, xs, 2 * i, a2, b2))) {
+      // guard: the trust boxes of the particle and the edge overlap, and the particle starts
+      // outside or beyond an end (a one-sided edge is not limited from its inside: the particle may leave)
+      const o = 4 * item, ec = this.bp.edgeBox, dl = sq[S_DL]!;
+      if (this.trust === 1 && P[P_TLX]! <= ec[o + 2]! + dl && P[P_THX]! >= ec[o]! - dl && P[P_TLY]! <= ec[o + 3]! + dl &&
+        P[P_THY]! >= ec[o + 1]! - dl && (one === 0 || sl < 0 || !mid)) {
+        st[ST_G] = 0;
+        st[ST_G + 1] = 0;
+        st[ST_G + 2] = 0;
+        st[ST_G + 3] = 0;
+        st[ST_R] = rr;
+        st[ST_K] = sq[S_KS]! * m;
+        st[ST_MU] = 0;
+        st[ST_EPS] = sq[S_EPS]!;
+        this.stageGuard(KIND_EDGE, i, a, b, item, sl < 0 ? -1 : 1);
+      }
+      return;
+    }
+    if (one === 1 && mid && sl > rr * Math.sqrt((x0[b2]! - x0[a2]!) ** 2 + (x0[b2 + 1]! - x0[a2 + 1]!) ** 2)) return; // deep inside
+    const side = one === 1 ? -1 : sl < 0 ? -1 : 1;
+    st[ST_G] = 0;
+    st[ST_G + 1] = 0;
+    st[ST_G + 2] = 0;
+    st[ST_G + 3] = 0;
+    st[ST_R] = rr;
+    st[ST_K] = sq[S_KS]! * m;
+    st[ST_MU] = this.s.friction;
+    st[ST_EPS] = sq[S_EPS]!;
+    this.pot.addStaged(KIND_EDGE, i, a, b, x0, item, side);
+    this.book.require(this.pattern!, i, a);
+    this.book.require(this.pattern!, i, b);
+  }
+
+  /**
+   * Particle i against collider segment `item` (end pose; a two-sided segment keeps the particle on
+   * its start side; friction relative to the segment's surface displacement over the step).
+   */
+  private segment(ctx: StepContext, i: number, item: number): void {
+    const P = this.pq, sq = this.sq, st = this.pot.stageIn, x0 = this.x0, xp = this.xp, xe = this.xe;
+    const X0 = P[P_X0]!, Y0 = P[P_Y0]!, r = P[P_R]!, slack = P[P_SLACK]!, mi = P[P_M]!;
+    const cols = this.cols, sg = cols.seg;
+    const sj = item - this.bnd.nE, o = 8 * sj, col = cols.segCol[sj]!;
+    const rr = r + cols.segRad[sj]!;
+    const ax = sg[o + 4]!, ay = sg[o + 5]!, bx = sg[o + 6]!, by = sg[o + 7]!;
+    pointSegAt(x0, 2 * i, sg, o + 4, o + 6);
+    const d0 = GS[GS_D]!, al = GS[GS_AL]!; // al: closestAlpha(X0, Y0, a, b), same operations
+    pointSegAt(xp, 2 * i, sg, o + 4, o + 6);
+    const d1 = GS[GS_D]!;
+    pointSegAt(xe, 2 * i, sg, o + 4, o + 6);
+    const d2 = GS[GS_D]!;
+    if (Math.min(d0, d1, d2) >= rr + slack && !sweptSegment(x0, xp, 2 * i, sg, o) && !sweptSegment(x0, xe, 2 * i, sg, o)) {
+      // guard: the trust box reaches the segment's box (end pose)
+      if (this.trust === 1 && P[P_TLX]! <= Math.max(ax, bx) && P[P_THX]! >= Math.min(ax, bx) && P[P_TLY]! <= Math.max(ay, by) &&
+        P[P_THY]! >= Math.min(ay, by)) {
+        const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
+        st[ST_G] = ax;
+        st[ST_G + 1] = ay;
+        st[ST_G + 2] = bx;
+        st[ST_G + 3] = by;
+        st[ST_R] = rr;
+        st[ST_K] = sq[S_KS]! * mi;
+        st[ST_MU] = 0;
+        st[ST_EPS] = sq[S_EPS]!;
+        this.stageGuard(KIND_SEGMENT, i, -1, -1, item, sl < 0 ? -1 : 1);
+      }
+      return;
+    }
+    // surface displacement over the step at the particle's closest point (tangential part: friction)
+    const sx = ax + al * (bx - ax) - ((1 - al) * sg[o]! + al * sg[o + 2]!);
+    const sy = ay + al * (by - ay) - ((1 - al) * sg[o + 1]! + al * sg[o + 3]!);
+    const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
+    st[ST_G] = ax;
+    st[ST_G + 1] = ay;
+    st[ST_G + 2] = bx;
+    st[ST_G + 3] = by;
+    st[ST_R] = rr;
+    st[ST_K] = sq[S_KS]! * mi;
+    frictionInto(ctx, col, this.s, st, ST_MU);
+    st[ST_EPS] = sq[S_EPS]!;
+    const pot = this.pot;
+    const k = pot.addStaged(KIND_SEGMENT, i, -1, -1, x0, item, sl < 0 ? -1 : 1);
+    const ss = pot.slipIn;
+    ss[0] = sx;
+    ss[1] = sy;
+    pot.addSurfaceSlipStaged(k);
+  }
+
+  /** Particle i against collider circle `item` (end pose; friction relative to its centre's motion and spin). */
+  private circle(ctx: StepContext, i: number, item: number): void {
+    const P = this.pq, sq = this.sq, st = this.pot.stageIn;
+    const X0 = P[P_X0]!, Y0 = P[P_Y0]!, X1 = P[P_X1]!, Y1 = P[P_Y1]!, X2 = P[P_X2]!, Y2 = P[P_Y2]!;
+    const r = P[P_R]!, slack = P[P_SLACK]!, mi = P[P_M]!;
+    const cols = this.cols, ci = cols.circ;
+    const cc = item - this.bnd.nE - cols.nS, o = 5 * cc, col = cols.circCol[cc]!;
+    const R = ci[o + 4]!;
+    const d0 = Math.sqrt((X0 - ci[o + 2]!) ** 2 + (Y0 - ci[o + 3]!) ** 2) - R;
+    const d1 = Math.sqrt((X1 - ci[o + 2]!) ** 2 + (Y1 - ci[o + 3]!) ** 2) - R;
+    const d2 = Math.sqrt((X2 - ci[o + 2]!) ** 2 + (Y2 - ci[o + 3]!) ** 2) - R;
+    if (Math.min(d0, d1, d2) >= r + slack) {
+      // guard: the trust box reaches the circle's box (end pose)
+      if (this.trust === 1 && P[P_TLX]! <= ci[o + 2]! + R && P[P_THX]! >= ci[o + 2]! - R && P[P_TLY]! <= ci[o + 3]! + R &&
+        P[P_THY]! >= ci[o + 3]! - R) {
+        st[ST_G] = ci[o + 2]!;
+        st[ST_G + 1] = ci[o + 3]!;
+        st[ST_G + 2] = R;
+        st[ST_G + 3] = 0;
+        st[ST_R] = r;
+        st[ST_K] = sq[S_KS]! * mi;
+        st[ST_MU] = 0;
+        st[ST_EPS] = sq[S_EPS]!;
+        this.stageGuard(KIND_CIRCLE, i, -1, -1, item, 1);
+      }
+      return;
+    }
+    const e = ctx.lists.colliders[col]!;
+    st[ST_G] = ci[o + 2]!;
+    st[ST_G + 1] = ci[o + 3]!;
+    st[ST_G + 2] = R;
+    st[ST_G + 3] = 0;
+    st[ST_R] = r;
+    st[ST_K] = sq[S_KS]! * mi;
+    frictionInto(ctx, col, this.s, st, ST_MU);
+    st[ST_EPS] = sq[S_EPS]!;
+    const pot = this.pot;
+    const k = pot.addStaged(KIND_CIRCLE, i, -1, -1, this.x0, item, 1);
+    // centre displacement plus the spin of the surface (ω R along the tangent)
+    const tg = this.tg, h = sq[S_H]!, om = ctx.c.Collider.omega;
+    pot.tangent(k, tg);
+    const ss = pot.slipIn;
+    ss[0] = ci[o + 2]! - ci[o]! + h * om[e]! * R * tg[0]!;
+    ss[1] = ci[o + 3]! - ci[o + 1]! + h * om[e]! * R * tg[1]!;
+    pot.addSurfaceSlipStaged(k);
+  }
+
+  /** Stage a guard (its doubles are in the potential's stageIn); added after all candidates. */
+  private stageGuard(kind: number, p: number, a: number, b: number, item: number, side: number): void {
+    const nG = this.nG;
+    this.gBuf = growI(this.gBuf, 6 * (nG + 1));
+    this.gSt = growF(this.gSt, ST_N * (nG + 1));
+    const o = 6 * nG, gb = this.gBuf, gs = this.gSt, st = this.pot.stageIn;
+    gb[o] = kind;
+    gb[o + 1] = p;
+    gb[o + 2] = a;
+    gb[o + 3] = b;
+    gb[o + 4] = item;
+    gb[o + 5] = side;
+    for (let j = 0; j < ST_N; j++) gs[ST_N * nG + j] = st[j]!;
+    this.nG = nG + 1;
+  }
+}
