@@ -46,6 +46,13 @@ export interface JellyOptions extends MaterialOptions {
   resolution?: number;
   /** Display texture key (used by the plugin). */
   texture?: string;
+  /** Frame of `texture` (an atlas or spritesheet frame name / index): the skin maps onto that frame only. */
+  frame?: string | number;
+  /**
+   * Mesh2D render path (plugin): 'triangles' (default; individual textured triangles) or 'quads' (Phaser's
+   * quad pairing via buildOrderedIndices: batches with sprites; artefacts seen on deforming meshes under SwiftShader).
+   */
+  renderPath?: 'triangles' | 'quads';
   /** Display mesh refinement relative to the simulation mesh (default 3). */
   detail?: number;
   tint?: number;
@@ -101,6 +108,8 @@ export interface SheetOptions extends MaterialOptions {
   /** Pin the top row ('top'), its two corners ('corners') or nothing. */
   pin?: 'top' | 'corners' | 'none';
   texture?: string;
+  frame?: string | number;
+  renderPath?: 'triangles' | 'quads';
   tint?: number;
 }
 
