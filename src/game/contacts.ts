@@ -18,21 +18,39 @@
  */
 import type { PhysicsWorld } from '../world';
 import type { Collider } from './colliders';
-import type { SoftBody, SoftSim } from './sim';
+
+/** What the dispatcher reads of a body (SoftBody satisfies it). */
+export interface ContactBody {
+  readonly particles: readonly number[];
+  readonly listenerCount: number;
+  readonly listeners: Partial<Record<ContactType, ((e: never) => void)[]>>;
+}
+
+/** What the dispatcher reads of the simulation (SoftSim satisfies it). */
+export interface ContactHost<B extends ContactBody> {
+  readonly world: PhysicsWorld;
+  readonly pixelsPerMetre: number;
+  readonly bodies: readonly B[];
+  toPixelX(x: number): number;
+  toPixelY(y: number): number;
+  bodyOfParticle(eid: number): B | null;
+  bodyById(id: number): B | null;
+  colliderById(eid: number): Collider | null;
+}
 
 /** One engine contact event (src/collision: world.contacts.begin / active / end). */
 type ContactEvent = PhysicsWorld['contacts']['begin'][number];
 
 export type ContactType = 'contactstart' | 'contactactive' | 'contactend';
 
-export interface SoftContact {
+export interface SoftContact<B = ContactBody> {
   type: ContactType;
   /** The body of the contact particle (null: a particle outside any SoftBody). */
-  bodyA: SoftBody | null;
+  bodyA: B | null;
   /** Local index in bodyA of one particle in the contact (−1 when unknown). */
   particleA: number;
   /** The other body, or null for a collider contact. */
-  bodyB: SoftBody | null;
+  bodyB: B | null;
   /** The collider (half-planes from `bounds` included), or null for a body–body contact. */
   collider: Collider | null;
   /** Contact point (px), on the surface of B / the collider. */
@@ -47,23 +65,23 @@ export interface SoftContact {
   relativeSpeed: number;
 }
 
-export type ContactListener = (e: SoftContact) => void;
+export type ContactListener<B = ContactBody> = (e: SoftContact<B>) => void;
 
-function newContact(): SoftContact {
+function newContact<B>(): SoftContact<B> {
   return {
     type: 'contactstart', bodyA: null, particleA: -1, bodyB: null, collider: null, x: 0, y: 0, normalX: 0, normalY: 0, impulse: 0, relativeSpeed: 0,
   };
 }
 
-export class ContactDispatcher {
-  readonly listeners: Record<ContactType, ContactListener[]> = { contactstart: [], contactactive: [], contactend: [] };
-  private readonly sim: SoftSim;
+export class ContactDispatcher<B extends ContactBody> {
+  readonly listeners: Record<ContactType, ContactListener<B>[]> = { contactstart: [], contactactive: [], contactend: [] };
+  private readonly sim: ContactHost<B>;
   private count = 0;
   private vx0 = new Float64Array(0);
   private vy0 = new Float64Array(0);
-  private readonly ev = newContact();
+  private readonly ev = newContact<B>();
 
-  constructor(sim: SoftSim) {
+  constructor(sim: ContactHost<B>) {
     this.sim = sim;
   }
 
@@ -112,17 +130,17 @@ export class ContactDispatcher {
       const ev = this.fill(type, list[k]!);
       this.emit(this.listeners[type], ev);
       const a = ev.bodyA, b = ev.bodyB;
-      if (a && a.listenerCount > 0) this.emit(a.listeners[type], ev);
-      if (b && b !== a && b.listenerCount > 0) this.emit(b.listeners[type], ev);
+      if (a && a.listenerCount > 0) this.emit(a.listeners[type] as ContactListener<B>[] | undefined, ev);
+      if (b && b !== a && b.listenerCount > 0) this.emit(b.listeners[type] as ContactListener<B>[] | undefined, ev);
     }
   }
 
-  private emit(fns: ContactListener[] | undefined, ev: SoftContact): void {
+  private emit(fns: ContactListener<B>[] | undefined, ev: SoftContact<B>): void {
     if (!fns) return;
     for (let k = 0; k < fns.length; k++) fns[k]!(ev);
   }
 
-  private fill(type: ContactType, e: ContactEvent): SoftContact {
+  private fill(type: ContactType, e: ContactEvent): SoftContact<B> {
     const s = this.sim, ppm = s.pixelsPerMetre, ev = this.ev;
     const a = s.bodyOfParticle(e.particle);
     ev.type = type;

@@ -16,8 +16,7 @@
  * (Canvas renderer), plus an optional debug overlay.
  */
 import Phaser from 'phaser';
-import { SoftSim, SoftBody, type JellyOptions, type RopeOptions, type SheetOptions, type SoftSimOptions } from './sim';
-import type { ContactListener, ContactType } from './contacts';
+import { SoftSim, SoftBody, type ContactListener, type ContactType, type JellyOptions, type RopeOptions, type SheetOptions, type SoftSimOptions } from './sim';
 import type { SoftQueries } from './queries';
 import type { PhysicsWorld } from '../world';
 import type { Collider } from './colliders';
@@ -182,7 +181,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   }
 
   /** Point, area and ray queries in pixels: bodyAt, bodiesIn, raycast, particlesNear (src/game/queries.ts). */
-  get query(): SoftQueries {
+  get query(): SoftQueries<SoftBody> {
     return this.need().query;
   }
 
@@ -305,10 +304,19 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
     }
   }
 
+  /**
+   * Give a body made through `this.soft.sim` (or game code working on a SoftSim) its display objects, as
+   * `add.*` does; `display` overrides the body's texture, frame, tint, render path. Replaces an existing view.
+   */
+  adopt(b: SoftBody, display: Pick<JellyOptions, 'texture' | 'frame' | 'tint' | 'renderPath' | 'detail'> & { width?: number } = {}): SoftBody {
+    this.dropView(b);
+    return this.view(b, display);
+  }
+
   /** Create the display objects of a body. */
-  private view(b: SoftBody): SoftBody {
+  private view(b: SoftBody, overrides: Partial<JellyOptions & RopeOptions> = {}): SoftBody {
     const scene = this.scene!;
-    const o = b.options;
+    const o = { ...b.options, ...overrides };
     if (b.kind === 'scene' || !this.isWebGL()) {
       b.view = { type: 'flat', colour: o.tint ?? (b.kind === 'rope' ? 0xc8a26b : 0x5fc48f) } satisfies FlatView;
       return b;

@@ -16,11 +16,32 @@
  * body or collider (creation order), so results are deterministic.
  */
 import type { Collider } from './colliders';
-import type { SoftBody, SoftSim } from './sim';
+import type { PhysicsWorld } from '../world';
 
-export interface RaycastHit {
+/** What queries read of a body (SoftBody satisfies it). */
+export interface QueryBody {
+  readonly kind: string;
+  readonly particles: readonly number[];
+  readonly triangles: Uint32Array;
+  readonly options: { readonly width?: number };
+}
+
+/** What queries read of the simulation (SoftSim satisfies it). */
+export interface QueryHost<B extends QueryBody> {
+  readonly world: PhysicsWorld;
+  readonly pixelsPerMetre: number;
+  readonly contactRadius: number;
+  readonly bodies: readonly B[];
+  readonly colliders: { readonly list: readonly Collider[] };
+  toMetreX(px: number): number;
+  toMetreY(py: number): number;
+  toPixelX(x: number): number;
+  toPixelY(y: number): number;
+}
+
+export interface RaycastHit<B extends QueryBody = QueryBody> {
   /** The body hit, or null when a collider was hit first. */
-  body: SoftBody | null;
+  body: B | null;
   collider: Collider | null;
   /** Hit point (px). */
   x: number;
@@ -32,11 +53,11 @@ export interface RaycastHit {
   fraction: number;
 }
 
-export class SoftQueries {
-  private readonly sim: SoftSim;
-  private readonly boundary = new WeakMap<SoftBody, Int32Array>();
+export class SoftQueries<B extends QueryBody> {
+  private readonly sim: QueryHost<B>;
+  private readonly boundary = new WeakMap<B, Int32Array>();
   /** The reused result of `raycast` (valid until the next call). */
-  readonly hit: RaycastHit = { body: null, collider: null, x: 0, y: 0, normalX: 0, normalY: 0, fraction: 1 };
+  readonly hit: RaycastHit<B> = { body: null, collider: null, x: 0, y: 0, normalX: 0, normalY: 0, fraction: 1 };
   private readonly pt = new Float64Array(2);
   private readonly pt2 = new Float64Array(2);
   private readonly poly = new Float64Array(8);
@@ -45,12 +66,12 @@ export class SoftQueries {
   private bnx = 0;
   private bny = 0;
 
-  constructor(sim: SoftSim) {
+  constructor(sim: QueryHost<B>) {
     this.sim = sim;
   }
 
   /** Boundary edges (local index pairs) of a body: triangle edges used once; a rope's segments. */
-  edgesOf(b: SoftBody): Int32Array {
+  edgesOf(b: B): Int32Array {
     let e = this.boundary.get(b);
     if (e) return e;
     const t = b.triangles;
@@ -83,7 +104,7 @@ export class SoftQueries {
   }
 
   /** The first body containing pixel (x, y) (creation order), or null. */
-  bodyAt(px: number, py: number): SoftBody | null {
+  bodyAt(px: number, py: number): B | null {
     const s = this.sim, x = s.toMetreX(px), y = s.toMetreY(py), P = s.world.c.Particle;
     for (const b of s.bodies) {
       const ids = b.particles, t = b.triangles;
@@ -103,7 +124,7 @@ export class SoftQueries {
   }
 
   /** Bodies with at least one particle inside the pixel rectangle (x, y, w, h); fills and returns `out`. */
-  bodiesIn(px: number, py: number, w: number, h: number, out: SoftBody[] = []): SoftBody[] {
+  bodiesIn(px: number, py: number, w: number, h: number, out: B[] = []): B[] {
     const s = this.sim, P = s.world.c.Particle;
     const x0 = s.toMetreX(Math.min(px, px + w)), x1 = s.toMetreX(Math.max(px, px + w));
     const y1 = s.toMetreY(Math.min(py, py + h)), y0 = s.toMetreY(Math.max(py, py + h));
@@ -136,11 +157,11 @@ export class SoftQueries {
   }
 
   /** The nearest hit along the pixel segment (x0, y0) → (x1, y1), or null. The result object is reused. */
-  raycast(px0: number, py0: number, px1: number, py1: number): RaycastHit | null {
+  raycast(px0: number, py0: number, px1: number, py1: number): RaycastHit<B> | null {
     const s = this.sim, P = s.world.c.Particle;
     const ax = s.toMetreX(px0), ay = s.toMetreY(py0), dx = s.toMetreX(px1) - ax, dy = s.toMetreY(py1) - ay;
     this.bestT = Infinity;
-    let body: SoftBody | null = null, col: Collider | null = null;
+    let body: B | null = null, col: Collider | null = null;
     for (const b of s.bodies) {
       const e = this.edgesOf(b), ids = b.particles;
       for (let k = 0; k < e.length; k += 2) {

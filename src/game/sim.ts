@@ -17,11 +17,16 @@ import { buildScene } from '../scene/build';
 import { FixedStepAccumulator } from './accumulator';
 import { ColliderSet, type Collider, type ColliderShape } from './colliders';
 import { BodyControl, BodyForces } from '../systems/bodies';
-export type { SoftContact, ContactType, ContactListener } from './contacts';
-export type { RaycastHit } from './queries';
 import { atan2 } from '../math';
-import { SoftQueries } from './queries';
-import { ContactDispatcher, type ContactType, type ContactListener } from './contacts';
+import { SoftQueries, type RaycastHit as QueryHit } from './queries';
+import { ContactDispatcher, type ContactType, type SoftContact as Contact, type ContactListener as Listener } from './contacts';
+
+export type { ContactType } from './contacts';
+/** A contact event with SoftBody handles (src/game/contacts.ts). */
+export type SoftContact = Contact<SoftBody>;
+export type ContactListener = Listener<SoftBody>;
+/** A raycast result with SoftBody handles (src/game/queries.ts). */
+export type RaycastHit = QueryHit<SoftBody>;
 
 export type BodyKind = 'jelly' | 'rope' | 'sheet' | 'scene';
 
@@ -518,9 +523,9 @@ export class SoftSim {
   accumulator: FixedStepAccumulator;
   readonly colliders: ColliderSet = new ColliderSet(this);
   /** Contact events for game code (`on` / `off`; src/game/contacts.ts). */
-  readonly contacts: ContactDispatcher = new ContactDispatcher(this);
+  readonly contacts: ContactDispatcher<SoftBody> = new ContactDispatcher<SoftBody>(this);
   /** Point, area and ray queries (src/game/queries.ts). */
-  readonly query: SoftQueries = new SoftQueries(this);
+  readonly query: SoftQueries<SoftBody> = new SoftQueries<SoftBody>(this);
   /** Per-step body forces (applyForce / applyTorque), registered on the world's pipeline. */
   bodyForces!: BodyForces;
   private bodiesById: (SoftBody | undefined)[] = [];

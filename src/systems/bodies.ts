@@ -27,8 +27,18 @@
  */
 import { atan2 } from '../math';
 import { InputError } from '../errors';
-import type { PhysicsWorld } from '../world';
 import type { Topology } from '../solver/topology';
+import type { Components } from '../components';
+import type { StageName, SystemFn, SystemPlacement } from './pipeline';
+
+/** What body control needs of the world (PhysicsWorld satisfies it; src/systems does not import world.ts). */
+export interface BodyWorld {
+  readonly c: Components;
+  readonly dt: number;
+  topology(): Topology;
+  setParticleFixed(eid: number, fixed: boolean): void;
+  addSystem(stage: StageName, fn: SystemFn, where?: SystemPlacement): void;
+}
 
 /** eid → dense index per topology (built once per topology, setup rate). */
 const denseCache = new WeakMap<Topology, Int32Array>();
@@ -50,7 +60,7 @@ function finite(where: string, ...vals: number[]): void {
 
 /** Control of one soft body: its particle entities (local order) and rest positions (m). */
 export class BodyControl {
-  readonly world: PhysicsWorld;
+  readonly world: BodyWorld;
   readonly eids: Int32Array;
   readonly rest: Float64Array;
   /** Local flags: pinned by creation or pin(); `fixed` = static || pinned. */
@@ -69,7 +79,7 @@ export class BodyControl {
   /** Scratch of the last centre-of-mass computation: cx, cy, free mass, free cx, free cy, free inertia. */
   private readonly s = new Float64Array(6);
 
-  constructor(world: PhysicsWorld, eids: ArrayLike<number>, rest: ArrayLike<number>) {
+  constructor(world: BodyWorld, eids: ArrayLike<number>, rest: ArrayLike<number>) {
     if (rest.length !== 2 * eids.length) throw new InputError(`BodyControl: ${rest.length / 2} rest points for ${eids.length} particles`);
     this.world = world;
     this.eids = Int32Array.from(eids);
@@ -375,9 +385,9 @@ export class BodyControl {
  */
 export class BodyForces {
   readonly bodies: BodyControl[] = [];
-  private readonly world: PhysicsWorld;
+  private readonly world: BodyWorld;
 
-  constructor(world: PhysicsWorld) {
+  constructor(world: BodyWorld) {
     this.world = world;
     world.addSystem('sync', this.system, { before: true });
   }
