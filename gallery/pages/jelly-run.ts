@@ -14,7 +14,7 @@ class JellyRunScene extends Phaser.Scene {
   private banner!: Phaser.GameObjects.Text;
 
   create(): void {
-    const soft = this.soft.configure({ pixelsPerMetre: 100, originX: 0, originY: HEIGHT, pointer: false });
+    const soft = this.soft.configure({ pixelsPerMetre: 100, originX: 0, originY: HEIGHT });
     canvasTexture(this, 'run-player', 128, 128, (ctx) => {
       const g = ctx.createRadialGradient(48, 44, 6, 64, 64, 72);
       g.addColorStop(0, '#fff3b0');
@@ -53,10 +53,11 @@ class JellyRunScene extends Phaser.Scene {
     const kb = this.input.keyboard!;
     this.keys = kb.addKeys('LEFT,RIGHT,UP,SPACE,A,D,W,R') as Record<string, Phaser.Input.Keyboard.Key>;
     kb.on('keydown-R', () => this.scene.restart());
-    const w = window as unknown as { __jellyRun?: () => { state: string; score: number; coins: number; x: number; y: number; platformX: number; steps: number } };
+    // test hook: the browser test drives the page with the keyboard and reads the game state here
+    const w = window as unknown as { __jellyRun?: () => Record<string, number | string> };
     w.__jellyRun = () => ({
       state: game.state, score: game.score, coins: game.coinsTaken, x: game.player.centroid.x, y: game.player.centroid.y,
-      platformX: game.platform.x, steps: game.steps,
+      vx: game.player.velocity.x, platformX: game.platform.x, steps: game.steps, msPerStep: this.soft.running ? this.soft.stats.msPerStep : 0,
     });
     instrument(this, () => game.player);
   }

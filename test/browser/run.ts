@@ -177,6 +177,81 @@ async function viewerFileChecks(page: import('playwright-core').Page, timeoutMs:
   return errors;
 }
 
+/** What the Jelly run page reports (gallery/pages/jelly-run.ts, window.__jellyRun). */
+interface RunState {
+  state: string;
+  score: number;
+  coins: number;
+  x: number;
+  y: number;
+  vx: number;
+  platformX: number;
+  steps: number;
+  msPerStep: number;
+}
+
+/**
+ * The playable page driven by a scripted keyboard session (issue 12): restart with R, then the same policy as
+ * test/game-level.test.ts, decided from the page's state every ~30 ms and played with key presses: roll right,
+ * wait for the ferry, ride it, jump the second pit. Up to three attempts (a lost run is restarted with R).
+ * Returns errors and the step times seen (ms).
+ */
+async function jellyRunSession(page: import('playwright-core').Page, timeoutMs: number, log: (l: string) => void): Promise<string[]> {
+  const read = (): Promise<RunState> => page.evaluate(() => (window as unknown as { __jellyRun: () => RunState }).__jellyRun());
+  const held = new Set<string>();
+  const set = async (key: string, down: boolean): Promise<void> => {
+    if (down === held.has(key)) return;
+    if (down) {
+      await page.keyboard.down(key);
+      held.add(key);
+    } else {
+      await page.keyboard.up(key);
+      held.delete(key);
+    }
+  };
+  const ms: number[] = [];
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await page.keyboard.press('r');
+    await page.waitForFunction(() => {
+      const f = (window as unknown as { __jellyRun?: () => RunState }).__jellyRun;
+      return f !== undefined && f().state === 'playing' && f().steps < 30;
+    }, undefined, { timeout: timeoutMs });
+    const t0 = Date.now();
+    let s = await read();
+    while (s.state === 'playing' && Date.now() - t0 < timeoutMs) {
+      if (s.msPerStep > 0) ms.push(s.msPerStep);
+      const x = s.x, px = s.platformX;
+      const target = x < 230 ? (px < 315 ? px : 180) : x < 500 ? (px > 435 ? 560 : px) : 800;
+      const err = target - x;
+      let right = false, left = false;
+      if (Math.abs(err) > 8) {
+        right = err > 0;
+        left = err < 0;
+      } else if (Math.abs(s.vx) > 20) {
+        right = s.vx < 0;
+        left = s.vx > 0;
+      }
+      await set('ArrowRight', right);
+      await set('ArrowLeft', left);
+      await set('Space', x > 565 && x < 600);
+      await page.waitForTimeout(30);
+      s = await read();
+    }
+    for (const k of [...held]) await set(k, false);
+    log(`     jelly-run attempt ${attempt}: ${s.state}, coins ${s.coins}, score ${s.score}, ${s.steps} steps`);
+    if (s.state === 'won') {
+      ms.sort((a, b) => a - b);
+      const med = ms[Math.floor(ms.length / 2)] ?? NaN, p95 = ms[Math.floor(ms.length * 0.95)] ?? NaN;
+      log(`     jelly-run step time: median ${med.toFixed(2)} ms, 95th percentile ${p95.toFixed(2)} ms (${ms.length} samples)`);
+      const errors: string[] = [];
+      if (s.coins < 1) errors.push('jelly-run: won without a coin');
+      if (!(med < 16.7)) errors.push(`jelly-run: median step time ${med.toFixed(2)} ms does not fit 60 steps/s`);
+      return errors;
+    }
+  }
+  return ['jelly-run: the scripted keyboard session did not reach the flag in three attempts'];
+}
+
 export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResult[]> {
   const log = opts.log ?? ((l: string) => console.log(l));
   const outDir = opts.outDir ?? join(repo, 'test-output');
@@ -273,6 +348,7 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
         }
       }
       if (t.name === 'viewer' && hasHooks) errors.push(...(await viewerFileChecks(page, timeoutMs)));
+      if (t.name === 'jelly-run' && hasHooks) errors.push(...(await jellyRunSession(page, timeoutMs, log)));
       const shot = canvas ? await canvas.screenshot() : await page.screenshot();
       const screenshot = join(outDir, `gallery-${t.name}.png`);
       const { writeFile } = await import('node:fs/promises');
