@@ -19,8 +19,8 @@ function newGame(): JellyRun {
 function policy(g: JellyRun): void {
   const x = g.player.centroid.x, vx = g.player.velocity.x, px = g.platform.x;
   let target: number;
-  if (x < 230) target = px < 315 ? px : 180; // wait on the ground until the ferry docks
-  else if (x < 500) target = px > 435 ? 560 : px; // ride it to the far end
+  if (x < 230) target = g.docked === -1 ? px : 150; // wait on the ground until the ferry docks
+  else if (x < 500) target = g.docked === 1 ? 560 : px; // ride it until it docks at the far side
   else target = 800;
   const inp = g.input;
   const err = target - x;
@@ -32,7 +32,7 @@ function policy(g: JellyRun): void {
     inp.right = vx < 0;
     inp.left = vx > 0;
   }
-  inp.jump = x > 565 && x < 600;
+  inp.jump = x > 530 && x < 600;
 }
 
 function play(): { game: JellyRun; state: Float64Array } {

@@ -30,8 +30,9 @@ export interface Coin {
   taken: boolean;
 }
 
-/** Platform travel (pivot x, px) and speed (px/s). */
-const PLAT_MIN = 300, PLAT_MAX = 450, PLAT_SPEED = 70;
+/** Platform travel (pivot x, px), speed (px/s) and dwell at each end (steps). */
+export const PLAT_MIN = 300, PLAT_MAX = 450;
+const PLAT_SPEED = 70, PLAT_DWELL = 75;
 const GROUND_Y = 440;
 
 export class JellyRun {
@@ -55,6 +56,9 @@ export class JellyRun {
   private tie = -1;
   private jumpHeld = false;
   private readonly near: number[] = [];
+  /** Steps left in the ferry's stop at an end, and the direction it leaves in. */
+  private dwell = PLAT_DWELL;
+  private nextDir = 1;
   private readonly inGoal: SoftBody[] = [];
 
   constructor(sim: SoftSim) {
@@ -67,7 +71,6 @@ export class JellyRun {
     sim.polygon([690, GROUND_Y, 800, GROUND_Y, 800, 500, 690, 500]);
     // the ferry over the first pit: a kinematic polygon, top flush with the ground
     this.platform = sim.polygon([PLAT_MIN - 60, GROUND_Y, PLAT_MIN + 60, GROUND_Y, PLAT_MIN + 60, GROUND_Y + 16, PLAT_MIN - 60, GROUND_Y + 16]);
-    this.platform.setVelocity(PLAT_SPEED, 0);
     // the rope swing over the second pit
     this.rope = sim.rope([645, 150, 645, 330], { segments: 12, pinStart: true, linearDensity: 0.6, width: 8 });
     this.player = sim.jelly(60, 400, { radius: 20, stiffness: 3e4, density: 30, resolution: 7 });
@@ -92,10 +95,15 @@ export class JellyRun {
   step(): void {
     this.steps++;
     const p = this.player, inp = this.input;
-    // platform ferry: reverse at the ends of its travel
-    const px = this.platform.x;
-    if (px >= PLAT_MAX && this.platform.velocityX > 0) this.platform.setVelocity(-PLAT_SPEED, 0);
-    else if (px <= PLAT_MIN && this.platform.velocityX < 0) this.platform.setVelocity(PLAT_SPEED, 0);
+    // platform ferry: stops at each end for PLAT_DWELL steps (docked flush with the ground), then crosses
+    const plat = this.platform, px = plat.x;
+    if (this.dwell > 0) {
+      if (--this.dwell === 0) plat.setVelocity(this.nextDir * PLAT_SPEED, 0);
+    } else if ((px >= PLAT_MAX && plat.velocityX > 0) || (px <= PLAT_MIN && plat.velocityX < 0)) {
+      plat.moveTo(px >= PLAT_MAX ? PLAT_MAX : PLAT_MIN, plat.y); // land on the end exactly, then stop there
+      this.nextDir = px >= PLAT_MAX ? -1 : 1;
+      this.dwell = PLAT_DWELL;
+    }
     if (this.state !== 'playing') {
       this.touchingRope = false;
       this.airSteps++;
@@ -136,6 +144,12 @@ export class JellyRun {
   private release(): void {
     this.sim.world.removeEntity(this.tie);
     this.tie = -1;
+  }
+
+  /** The ferry is stopped at its left (−1) or right (1) end, else 0. */
+  get docked(): number {
+    if (this.dwell === 0) return 0;
+    return this.platform.x <= PLAT_MIN + 1 ? -1 : this.platform.x >= PLAT_MAX - 1 ? 1 : 0;
   }
 
   get holdingRope(): boolean {

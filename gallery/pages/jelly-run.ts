@@ -57,7 +57,7 @@ class JellyRunScene extends Phaser.Scene {
     const w = window as unknown as { __jellyRun?: () => Record<string, number | string> };
     w.__jellyRun = () => ({
       state: game.state, score: game.score, coins: game.coinsTaken, x: game.player.centroid.x, y: game.player.centroid.y,
-      vx: game.player.velocity.x, platformX: game.platform.x, steps: game.steps, msPerStep: this.soft.running ? this.soft.stats.msPerStep : 0,
+      vx: game.player.velocity.x, platformX: game.platform.x, docked: game.docked, steps: game.steps, msPerStep: this.soft.running ? this.soft.stats.msPerStep : 0,
     });
     instrument(this, () => game.player);
   }

@@ -33,6 +33,8 @@ export type ElasticaPluginOptions = SoftSimOptions & {
   drawColliders?: boolean;
   /** Pointer dragging (default true). */
   pointer?: boolean;
+  /** Default Mesh2D render path of textured bodies ('triangles' unless given; a body's own `renderPath` wins). */
+  renderPath?: 'triangles' | 'quads';
 };
 
 interface MeshView {
@@ -362,7 +364,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
     const mesh = scene.add.mesh2d(0, 0, key, verts as unknown as number[], mesh2dIndices(display.triangles));
     // Render path per body (docs/plugin.md, "Render path"): individual triangles by default; the quad-pairing
     // path ('quads') batches with sprites but showed black scratches on deforming jellies under SwiftShader.
-    if ((o.renderPath ?? 'triangles') === 'quads') mesh.buildOrderedIndices(2, true);
+    if ((o.renderPath ?? this.options.renderPath ?? 'triangles') === 'quads') mesh.buildOrderedIndices(2, true);
     else mesh.setRenderAsTriangles(true);
     if (o.tint !== undefined) tintMesh(mesh, o.tint);
     b.view = { type: 'mesh', mesh, verts, skin } satisfies MeshView;
