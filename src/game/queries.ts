@@ -57,14 +57,15 @@ export class SoftQueries<B extends QueryBody> {
   private readonly sim: QueryHost<B>;
   private readonly boundary = new WeakMap<B, Int32Array>();
   /** The reused result of `raycast` (valid until the next call). */
-  readonly hit: RaycastHit<B> = { body: null, collider: null, x: 0, y: 0, normalX: 0, normalY: 0, fraction: 1 };
+  // fields start as non-integer doubles so V8 stores them unboxed (an integer start makes each later double write box)
+  readonly hit: RaycastHit<B> = { body: null, collider: null, x: 0.5, y: 0.5, normalX: 0.5, normalY: 0.5, fraction: 0.5 };
   private readonly pt = new Float64Array(2);
   private readonly pt2 = new Float64Array(2);
   private readonly poly = new Float64Array(8);
   // best ray hit so far (metres)
-  private bestT = 1;
-  private bnx = 0;
-  private bny = 0;
+  private bestT = 0.5;
+  private bnx = 0.5;
+  private bny = 0.5;
 
   constructor(sim: QueryHost<B>) {
     this.sim = sim;
@@ -128,32 +129,34 @@ export class SoftQueries<B extends QueryBody> {
     const s = this.sim, P = s.world.c.Particle;
     const x0 = s.toMetreX(Math.min(px, px + w)), x1 = s.toMetreX(Math.max(px, px + w));
     const y1 = s.toMetreY(Math.min(py, py + h)), y0 = s.toMetreY(Math.max(py, py + h));
-    out.length = 0;
+    let n = 0;
     for (const b of s.bodies) {
       const ids = b.particles;
       for (let k = 0; k < ids.length; k++) {
         const x = P.x[ids[k]!]!, y = P.y[ids[k]!]!;
         if (x >= x0 && x <= x1 && y >= y0 && y <= y1) {
-          out.push(b);
+          put(out, n++, b);
           break;
         }
       }
     }
+    truncate(out, n);
     return out;
   }
 
   /** Particle entity ids within r px of (x, y), in body then local order; fills `out`, returns the count. */
   particlesNear(px: number, py: number, r: number, out: number[] = []): number {
     const s = this.sim, P = s.world.c.Particle, x = s.toMetreX(px), y = s.toMetreY(py), rm = r / s.pixelsPerMetre;
-    out.length = 0;
+    let n = 0;
     for (const b of s.bodies) {
       const ids = b.particles;
       for (let k = 0; k < ids.length; k++) {
         const dx = P.x[ids[k]!]! - x, dy = P.y[ids[k]!]! - y;
-        if (dx * dx + dy * dy <= rm * rm) out.push(ids[k]!);
+        if (dx * dx + dy * dy <= rm * rm) put(out, n++, ids[k]!);
       }
     }
-    return out.length;
+    truncate(out, n);
+    return n;
   }
 
   /** The nearest hit along the pixel segment (x0, y0) → (x1, y1), or null. The result object is reused. */
@@ -264,6 +267,18 @@ export class SoftQueries<B extends QueryBody> {
     this.bnx = nx;
     this.bny = ny;
   }
+}
+
+/**
+ * Output arrays are refilled in place and shortened by pop(): `out.length = 0` gives a JS array a fresh empty
+ * backing store, which the following pushes reallocate (as in src/collision/events.ts).
+ */
+function put<T>(out: T[], i: number, v: T): void {
+  if (i < out.length) out[i] = v;
+  else out.push(v);
+}
+function truncate<T>(out: T[], n: number): void {
+  while (out.length > n) out.pop();
 }
 
 function inTriangle(x: number, y: number, ax: number, ay: number, bx: number, by: number, cx: number, cy: number): boolean {
