@@ -175,36 +175,10 @@ export class SoftQueries<B extends QueryBody> {
         }
       }
     }
-    const pt = this.pt, q = this.pt2;
-    for (const c of s.colliders.list) {
-      const sh = c.shape;
-      let hit = false;
-      if (sh.kind === 'halfplane') hit = this.rayHalfplane(ax, ay, dx, dy, sh.px, sh.py, sh.nx, sh.ny);
-      else if (sh.kind === 'circle') {
-        c.posePoint(sh.cx, sh.cy, pt);
-        hit = this.rayCircle(ax, ay, dx, dy, pt[0]!, pt[1]!, sh.r);
-      } else if (sh.kind === 'segment' && !(sh.r > 0)) {
-        c.posePoint(sh.ax, sh.ay, pt);
-        c.posePoint(sh.bx, sh.by, q);
-        hit = this.raySeg(ax, ay, dx, dy, pt[0]!, pt[1]!, q[0]!, q[1]!);
-      } else {
-        let pts: Float64Array;
-        if (sh.kind === 'segment') {
-          const ex = sh.bx - sh.ax, ey = sh.by - sh.ay, l = Math.sqrt(ex * ex + ey * ey) || 1, nx = (-ey / l) * sh.r, ny = (ex / l) * sh.r;
-          pts = this.poly;
-          pts[0] = sh.ax - nx; pts[1] = sh.ay - ny; pts[2] = sh.bx - nx; pts[3] = sh.by - ny;
-          pts[4] = sh.bx + nx; pts[5] = sh.by + ny; pts[6] = sh.ax + nx; pts[7] = sh.ay + ny;
-        } else pts = sh.points;
-        const nv = sh.kind === 'segment' ? 4 : pts.length / 2;
-        for (let k = 0; k < nv; k++) {
-          const l = (k + 1) % nv;
-          c.posePoint(pts[2 * k]!, pts[2 * k + 1]!, pt);
-          c.posePoint(pts[2 * l]!, pts[2 * l + 1]!, q);
-          if (this.raySeg(ax, ay, dx, dy, pt[0]!, pt[1]!, q[0]!, q[1]!)) hit = true;
-        }
-      }
-      if (hit) {
-        col = c;
+    const cols = s.colliders.list;
+    for (let k = 0; k < cols.length; k++) {
+      if (this.rayCollider(cols[k]!, ax, ay, dx, dy)) {
+        col = cols[k]!;
         body = null;
       }
     }
@@ -218,6 +192,37 @@ export class SoftQueries<B extends QueryBody> {
     h.normalX = this.bnx + 0;
     h.normalY = -this.bny + 0;
     return h;
+  }
+
+  /** Ray a + t d against one collider at its current pose; records a nearer hit. */
+  private rayCollider(c: Collider, ax: number, ay: number, dx: number, dy: number): boolean {
+    const sh = c.shape, pt = this.pt, q = this.pt2;
+    if (sh.kind === 'halfplane') return this.rayHalfplane(ax, ay, dx, dy, sh.px, sh.py, sh.nx, sh.ny);
+    if (sh.kind === 'circle') {
+      c.posePoint(sh.cx, sh.cy, pt);
+      return this.rayCircle(ax, ay, dx, dy, pt[0]!, pt[1]!, sh.r);
+    }
+    if (sh.kind === 'segment' && !(sh.r > 0)) {
+      c.posePoint(sh.ax, sh.ay, pt);
+      c.posePoint(sh.bx, sh.by, q);
+      return this.raySeg(ax, ay, dx, dy, pt[0]!, pt[1]!, q[0]!, q[1]!);
+    }
+    let pts: Float64Array;
+    if (sh.kind === 'segment') {
+      const ex = sh.bx - sh.ax, ey = sh.by - sh.ay, l = Math.sqrt(ex * ex + ey * ey) || 1, nx = (-ey / l) * sh.r, ny = (ex / l) * sh.r;
+      pts = this.poly;
+      pts[0] = sh.ax - nx; pts[1] = sh.ay - ny; pts[2] = sh.bx - nx; pts[3] = sh.by - ny;
+      pts[4] = sh.bx + nx; pts[5] = sh.by + ny; pts[6] = sh.ax + nx; pts[7] = sh.ay + ny;
+    } else pts = sh.points;
+    const nv = sh.kind === 'segment' ? 4 : pts.length / 2;
+    let hit = false;
+    for (let k = 0; k < nv; k++) {
+      const l = k + 1 < nv ? k + 1 : 0;
+      c.posePoint(pts[2 * k]!, pts[2 * k + 1]!, pt);
+      c.posePoint(pts[2 * l]!, pts[2 * l + 1]!, q);
+      if (this.raySeg(ax, ay, dx, dy, pt[0]!, pt[1]!, q[0]!, q[1]!)) hit = true;
+    }
+    return hit;
   }
 
   /** Ray a + t d against segment p–q; records a nearer hit (t in [0, 1]) with the normal facing the ray. */
