@@ -42,7 +42,13 @@ export { SoftSim, SoftBody, ropeParameters, ROPE_REFERENCE_GRAVITY } from './gam
 export type {
   SoftSimOptions, JellyOptions, RopeOptions, SheetOptions, MaterialOptions, BodyKind, StepListener,
 } from './game/sim';
-export type { Collider, ColliderShape } from './game/colliders';
+export { Collider } from './game/colliders';
+export type { ColliderShape } from './game/colliders';
+export type { SoftContact, ContactType, ContactListener, RaycastHit } from './game/sim';
+export type { SoftQueries } from './game/queries';
+export { Attachment } from './game/sim';
+export type { AttachTarget, AttachOptions } from './game/sim';
+export { BodyControl, BodyForces } from './systems/bodies';
 export { FixedStepAccumulator } from './game/accumulator';
 export type { AccumulatorOptions } from './game/accumulator';
 

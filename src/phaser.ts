@@ -14,4 +14,10 @@ export { SoftSim, SoftBody } from './game/sim';
 export type {
   SoftSimOptions, JellyOptions, RopeOptions, SheetOptions, MaterialOptions, BodyKind, StepListener,
 } from './game/sim';
-export type { Collider, ColliderShape } from './game/colliders';
+export { Collider } from './game/colliders';
+export type { ColliderShape } from './game/colliders';
+export type { SoftContact, ContactType, ContactListener, RaycastHit } from './game/sim';
+export type { SoftQueries } from './game/queries';
+export { Attachment } from './game/sim';
+export type { AttachTarget, AttachOptions } from './game/sim';
+export { BodyControl } from './systems/bodies';

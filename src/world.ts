@@ -566,6 +566,20 @@ export class PhysicsWorld {
   }
 
   /**
+   * Pin (`fixed`) or free a particle after creation, from the next step on (body control,
+   * src/systems/bodies.ts). A pinned particle's velocity is zeroed. Today this marks the topology dirty
+   * (its `fixed` flags are built with it); the component stays the truth.
+   */
+  setParticleFixed(eid: number, fixed: boolean): void {
+    this.particle(eid, 'setParticleFixed');
+    const P = this.c.Particle;
+    if (fixed) P.vx[eid] = P.vy[eid] = 0;
+    if ((P.fixed[eid] === 1) === fixed) return;
+    P.fixed[eid] = fixed ? 1 : 0;
+    this.ctx.topologyDirty = true;
+  }
+
+  /**
    * Anchor particle `eid` to target (px, py) with stiffness k (N/m): E = ½ k ‖x − p‖².
    * Returns the anchor slot (move it with `anchors.setTarget(slot, px, py)`), or −1
    * when the preallocated capacity is full. Never rebuilds the topology.

@@ -4,7 +4,9 @@ import { HEIGHT, WIDTH, canvasTexture, controls, instrument, startGame } from '.
 
 class JellyScene extends Phaser.Scene {
   create(): void {
-    const soft = this.soft.configure({ pixelsPerMetre: 100, originX: 0, originY: HEIGHT });
+    // ?renderPath=quads: Phaser's quad-pairing path for the skins (the browser test counts its artefacts)
+    const path = new URLSearchParams(location.search).get('renderPath') === 'quads' ? 'quads' : 'triangles';
+    const soft = this.soft.configure({ pixelsPerMetre: 100, originX: 0, originY: HEIGHT, renderPath: path });
     canvasTexture(this, 'crate', 128, 128, (ctx) => {
       ctx.fillStyle = '#e8a33d';
       ctx.fillRect(0, 0, 128, 128);

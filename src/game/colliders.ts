@@ -7,6 +7,8 @@
  * rectangle), a zero-thickness one an engine segment.
  */
 import type { ColliderOptions, PhysicsWorld } from '../world';
+import { InputError } from '../errors';
+import { cos, sin } from '../math';
 
 export type ColliderShape =
   | { kind: 'halfplane'; px: number; py: number; nx: number; ny: number }
@@ -16,16 +18,191 @@ export type ColliderShape =
   /** Simple polygon outline x0, y0, x1, y1, … (either orientation). */
   | { kind: 'polygon'; points: Float64Array };
 
-export interface Collider {
+/** What a collider handle needs from its owner (SoftSim): the current world and the pixel units. */
+export interface ColliderHost {
+  readonly world: PhysicsWorld;
+  readonly pixelsPerMetre: number;
+  toMetreX(px: number): number;
+  toMetreY(py: number): number;
+  toPixelX(x: number): number;
+  toPixelY(y: number): number;
+}
+
+/**
+ * A collider handle (pixels, y down, angles in radians clockwise on screen as Phaser's `rotation`).
+ * Circles, segments and polygons are kinematic: `setVelocity` moves them every step and they carry what
+ * rests on them (contact friction sees their velocity); `moveTo` (and the tweenable `x`, `y`, `rotation`
+ * setters) sets the velocity that brings the collider to a pose in the next step, after which it stops;
+ * `setPosition` / `setAngle` teleport (nothing is carried). Half-planes do not move.
+ */
+export class Collider {
   /** Entity id of the engine collider / half-plane. */
   readonly id: number;
+  /** The shape as created (metres, y up); the current pose is `pivot` moved by `x`, `y`, `rotation`. */
   readonly shape: ColliderShape;
+  /** The engine pivot at creation (m): circle centre, segment midpoint, polygon vertex mean. */
+  readonly pivotX: number;
+  readonly pivotY: number;
+  /** Pending `moveTo` target (m, rad counter-clockwise), consumed after the next step. */
+  target: Float64Array | null = null;
+  private readonly host: ColliderHost;
+  private readonly owner: ColliderSet;
+
+  constructor(host: ColliderHost, owner: ColliderSet, id: number, shape: ColliderShape) {
+    this.host = host;
+    this.owner = owner;
+    this.id = id;
+    this.shape = shape;
+    if (shape.kind === 'halfplane') {
+      this.pivotX = shape.px;
+      this.pivotY = shape.py;
+    } else {
+      const K = host.world.c.Collider;
+      this.pivotX = K.px[id]!;
+      this.pivotY = K.py[id]!;
+    }
+  }
+
+  get kinematic(): boolean {
+    return this.shape.kind !== 'halfplane';
+  }
+
+  private need(where: string): void {
+    if (!this.kinematic) throw new InputError(`Collider.${where}: a half-plane (bounds) cannot move; use a polygon or segment collider`);
+  }
+
+  /** Pivot x (px). Setting it moves the collider there in the next step (kinematic, carries bodies). */
+  get x(): number {
+    return this.kinematic ? this.host.toPixelX(this.host.world.c.Collider.px[this.id]!) : this.host.toPixelX(this.pivotX);
+  }
+  set x(px: number) {
+    this.moveTo(px, this.targetY());
+  }
+  /** Pivot y (px). */
+  get y(): number {
+    return this.kinematic ? this.host.toPixelY(this.host.world.c.Collider.py[this.id]!) : this.host.toPixelY(this.pivotY);
+  }
+  set y(py: number) {
+    this.moveTo(this.targetX(), py);
+  }
+  /** Rotation (rad, clockwise on screen) about the pivot. */
+  get rotation(): number {
+    return this.kinematic ? -this.host.world.c.Collider.angle[this.id]! + 0 : 0;
+  }
+  set rotation(r: number) {
+    this.moveTo(this.targetX(), this.targetY(), r);
+  }
+
+  private targetX(): number {
+    return this.target ? this.host.toPixelX(this.target[0]!) : this.x;
+  }
+  private targetY(): number {
+    return this.target ? this.host.toPixelY(this.target[1]!) : this.y;
+  }
+
+  /** Kinematic move: over the next fixed step to pivot (x, y) px and `rotation` (rad, clockwise), then stop. */
+  moveTo(x: number, y: number, rotation = this.target ? -this.target[2]! : this.rotation): this {
+    this.need('moveTo');
+    if (![x, y, rotation].every(Number.isFinite)) throw new InputError(`Collider.moveTo: arguments must be finite numbers, got ${x}, ${y}, ${rotation}`);
+    const h = this.host;
+    const t = this.target ?? (this.target = new Float64Array(3));
+    t[0] = h.toMetreX(x);
+    t[1] = h.toMetreY(y);
+    t[2] = -rotation + 0;
+    h.world.moveColliderTo(this.id, t[0], t[1], t[2]);
+    this.owner.moving(this);
+    return this;
+  }
+
+  /** Teleport the pivot to (x, y) px (no velocity: bodies are pushed, not carried). */
+  setPosition(x: number, y: number): this {
+    this.need('setPosition');
+    const h = this.host;
+    h.world.setColliderPose(this.id, h.toMetreX(x), h.toMetreY(y));
+    this.owner.version++;
+    return this;
+  }
+
+  /** Teleport the rotation (rad, clockwise on screen). */
+  setAngle(rotation: number): this {
+    this.need('setAngle');
+    const K = this.host.world.c.Collider;
+    this.host.world.setColliderPose(this.id, K.px[this.id]!, K.py[this.id]!, -rotation + 0);
+    this.owner.version++;
+    return this;
+  }
+
+  /** Kinematic velocity (px/s, y down; rad/s clockwise): the collider moves every step and carries bodies. */
+  setVelocity(vx: number, vy: number, angularVelocity = 0): this {
+    this.need('setVelocity');
+    const ppm = this.host.pixelsPerMetre;
+    this.target = null;
+    this.host.world.setColliderVelocity(this.id, vx / ppm, -vy / ppm + 0, -angularVelocity + 0);
+    this.owner.moving(this);
+    return this;
+  }
+
+  /** Velocity (px/s, y down). */
+  get velocityX(): number {
+    return this.kinematic ? this.host.world.c.Collider.vx[this.id]! * this.host.pixelsPerMetre : 0;
+  }
+  get velocityY(): number {
+    return this.kinematic ? -this.host.world.c.Collider.vy[this.id]! * this.host.pixelsPerMetre + 0 : 0;
+  }
+
+  /** Current pose transform of a creation-time point (m) into out (m): R(angle)(p − pivot₀) + pivot. */
+  posePoint(x: number, y: number, out: Float64Array): void {
+    if (!this.kinematic) {
+      out[0] = x;
+      out[1] = y;
+      return;
+    }
+    const K = this.host.world.c.Collider, a = K.angle[this.id]!;
+    const c = a === 0 ? 1 : cos(a), s = a === 0 ? 0 : sin(a);
+    const dx = x - this.pivotX, dy = y - this.pivotY;
+    out[0] = K.px[this.id]! + c * dx - s * dy;
+    out[1] = K.py[this.id]! + s * dx + c * dy;
+  }
 }
 
 export class ColliderSet {
   readonly list: Collider[] = [];
   /** Bumped on every change (the plugin redraws colliders when it moves). */
   version = 0;
+  /** Colliders with a velocity or a pending moveTo (redrawn every frame; targets cleared after a step). */
+  readonly moved: Collider[] = [];
+  private readonly host: ColliderHost;
+
+  constructor(host: ColliderHost) {
+    this.host = host;
+  }
+
+  /** Note a collider that moves (idempotent). */
+  moving(c: Collider): void {
+    if (!this.moved.includes(c)) this.moved.push(c);
+    this.version++;
+  }
+
+  /**
+   * After a fixed step: colliders that reached their moveTo target stop; those without velocity leave the
+   * moving list. Bumps `version` while anything moves.
+   */
+  afterStep(world: PhysicsWorld): void {
+    if (this.moved.length === 0) return;
+    const K = world.c.Collider;
+    for (let k = this.moved.length - 1; k >= 0; k--) {
+      const c = this.moved[k]!;
+      const t = c.target;
+      if (t) {
+        c.target = null;
+        world.setColliderVelocity(c.id, 0, 0, 0);
+        // land exactly on the target (the step moved it by velocity·dt, equal up to rounding)
+        world.setColliderPose(c.id, t[0]!, t[1]!, t[2]!);
+      }
+      if (K.vx[c.id] === 0 && K.vy[c.id] === 0 && K.omega[c.id] === 0) this.moved.splice(k, 1);
+    }
+    this.version++;
+  }
 
   /** Creates the engine entity for `shape` in `world` and records it. */
   add(world: PhysicsWorld, shape: ColliderShape, opts: ColliderOptions = {}): Collider {
@@ -57,7 +234,7 @@ export class ColliderSet {
 
   /** Record an entity the world already has (e.g. a scene file's half-planes). */
   record(id: number, shape: ColliderShape): Collider {
-    const c = { id, shape };
+    const c = new Collider(this.host, this, id, shape);
     this.list.push(c);
     this.version++;
     return c;
@@ -67,6 +244,8 @@ export class ColliderSet {
     const i = this.list.indexOf(c);
     if (i < 0) return;
     this.list.splice(i, 1);
+    const m = this.moved.indexOf(c);
+    if (m >= 0) this.moved.splice(m, 1);
     world.removeEntity(c.id);
     this.version++;
   }
@@ -74,6 +253,7 @@ export class ColliderSet {
   /** Forget every record (the world was replaced). */
   clear(): void {
     this.list.length = 0;
+    this.moved.length = 0;
     this.version++;
   }
 }

@@ -16,7 +16,8 @@
  * (Canvas renderer), plus an optional debug overlay.
  */
 import Phaser from 'phaser';
-import { SoftSim, SoftBody, type JellyOptions, type RopeOptions, type SheetOptions, type SoftSimOptions } from './sim';
+import { SoftSim, SoftBody, type ContactListener, type ContactType, type JellyOptions, type RopeOptions, type SheetOptions, type SoftSimOptions } from './sim';
+import type { SoftQueries } from './queries';
 import type { PhysicsWorld } from '../world';
 import type { Collider } from './colliders';
 import { Skin } from './skin';
@@ -32,6 +33,8 @@ export type ElasticaPluginOptions = SoftSimOptions & {
   drawColliders?: boolean;
   /** Pointer dragging (default true). */
   pointer?: boolean;
+  /** Default Mesh2D render path of textured bodies ('triangles' unless given; a body's own `renderPath` wins). */
+  renderPath?: 'triangles' | 'quads';
 };
 
 interface MeshView {
@@ -164,6 +167,26 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
     return this.need();
   }
 
+  /**
+   * Contact events after every fixed step (src/game/contacts.ts): 'contactstart' | 'contactactive' |
+   * 'contactend', with the SoftBody / Collider handles, point, normal, impulse and approach speed (pixels).
+   * Per body: `body.on(type, fn)`. Listeners belong to the running scene's simulation (gone after a restart).
+   */
+  on(type: ContactType, fn: ContactListener): this {
+    this.need().on(type, fn);
+    return this;
+  }
+
+  off(type: ContactType, fn: ContactListener): this {
+    this.current?.off(type, fn);
+    return this;
+  }
+
+  /** Point, area and ray queries in pixels: bodyAt, bodiesIn, raycast, particlesNear (src/game/queries.ts). */
+  get query(): SoftQueries<SoftBody> {
+    return this.need().query;
+  }
+
   /** The engine (PhysicsWorld, SI units, y up) the SoftSim steps: entities, components, contacts, stats. */
   get world(): PhysicsWorld {
     return this.need().world;
@@ -283,10 +306,19 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
     }
   }
 
+  /**
+   * Give a body made through `this.soft.sim` (or game code working on a SoftSim) its display objects, as
+   * `add.*` does; `display` overrides the body's texture, frame, tint, render path. Replaces an existing view.
+   */
+  adopt(b: SoftBody, display: Pick<JellyOptions, 'texture' | 'frame' | 'tint' | 'renderPath' | 'detail'> & { width?: number } = {}): SoftBody {
+    this.dropView(b);
+    return this.view(b, display);
+  }
+
   /** Create the display objects of a body. */
-  private view(b: SoftBody): SoftBody {
+  private view(b: SoftBody, overrides: Partial<JellyOptions & RopeOptions> = {}): SoftBody {
     const scene = this.scene!;
-    const o = b.options;
+    const o = { ...b.options, ...overrides };
     if (b.kind === 'scene' || !this.isWebGL()) {
       b.view = { type: 'flat', colour: o.tint ?? (b.kind === 'rope' ? 0xc8a26b : 0x5fc48f) } satisfies FlatView;
       return b;
@@ -317,6 +349,8 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
     }
     const display = refineMesh({ positions: b.rest, triangles: b.triangles }, o.detail ?? 3);
     const uv = uvFromBounds(display.positions);
+    const key = o.texture ?? DEFAULT_JELLY_TEXTURE;
+    if (o.frame !== undefined) frameUVs(scene, key, o.frame, uv);
     const nv = display.positions.length / 2;
     const verts = new Float32Array(4 * nv);
     for (let i = 0; i < nv; i++) {
@@ -327,8 +361,11 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
       stride: 4, scaleX: s.pixelsPerMetre, scaleY: -s.pixelsPerMetre, translateX: s.originX, translateY: s.originY,
     });
     skin.update(b.rest, verts);
-    const mesh = scene.add.mesh2d(0, 0, o.texture ?? DEFAULT_JELLY_TEXTURE, verts as unknown as number[], mesh2dIndices(display.triangles));
-    mesh.buildOrderedIndices(2, true);
+    const mesh = scene.add.mesh2d(0, 0, key, verts as unknown as number[], mesh2dIndices(display.triangles));
+    // Render path per body (docs/plugin.md, "Render path"): individual triangles by default; the quad-pairing
+    // path ('quads') batches with sprites but showed black scratches on deforming jellies under SwiftShader.
+    if ((o.renderPath ?? this.options.renderPath ?? 'triangles') === 'quads') mesh.buildOrderedIndices(2, true);
+    else mesh.setRenderAsTriangles(true);
     if (o.tint !== undefined) tintMesh(mesh, o.tint);
     b.view = { type: 'mesh', mesh, verts, skin } satisfies MeshView;
     return b;
@@ -420,18 +457,25 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
     const ppm = s.pixelsPerMetre, X = (x: number): number => s.toPixelX(x), Y = (y: number): number => s.toPixelY(y);
     g.fillStyle(0x39435a, 1);
     g.lineStyle(2, 0x8a96b8, 1);
+    const q = new Float64Array(2), q2 = new Float64Array(2);
     for (const c of s.colliders.list) {
       const sh = c.shape;
       if (sh.kind === 'circle') {
-        g.fillCircle(X(sh.cx), Y(sh.cy), sh.r * ppm);
-        g.strokeCircle(X(sh.cx), Y(sh.cy), sh.r * ppm);
+        c.posePoint(sh.cx, sh.cy, q);
+        g.fillCircle(X(q[0]!), Y(q[1]!), sh.r * ppm);
+        g.strokeCircle(X(q[0]!), Y(q[1]!), sh.r * ppm);
       } else if (sh.kind === 'segment') {
+        c.posePoint(sh.ax, sh.ay, q);
+        c.posePoint(sh.bx, sh.by, q2);
         g.lineStyle(Math.max(2, 2 * sh.r * ppm), 0x8a96b8, 1);
-        g.lineBetween(X(sh.ax), Y(sh.ay), X(sh.bx), Y(sh.by));
+        g.lineBetween(X(q[0]!), Y(q[1]!), X(q2[0]!), Y(q2[1]!));
         g.lineStyle(2, 0x8a96b8, 1);
       } else if (sh.kind === 'polygon') {
         const pts: Phaser.Math.Vector2[] = [];
-        for (let i = 0; i < sh.points.length; i += 2) pts.push(new Phaser.Math.Vector2(X(sh.points[i]!), Y(sh.points[i + 1]!)));
+        for (let i = 0; i < sh.points.length; i += 2) {
+          c.posePoint(sh.points[i]!, sh.points[i + 1]!, q);
+          pts.push(new Phaser.Math.Vector2(X(q[0]!), Y(q[1]!)));
+        }
         g.fillPoints(pts, true);
         g.strokePoints(pts, true);
       } else {
@@ -516,6 +560,22 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   }
 }
 
+/**
+ * Map u, v in [0, 1]² (GL bottom-up, see uvFromBounds) into a frame of an atlas or spritesheet, in
+ * place: the frame's cut rectangle within its texture source.
+ */
+function frameUVs(scene: Phaser.Scene, key: string, frameName: string | number, uv: Float32Array): void {
+  const f = scene.textures.getFrame(key, frameName) as Phaser.Textures.Frame | null;
+  if (!f || (f.name !== frameName && String(frameName) !== f.name)) {
+    throw new RangeError(`ElasticaPlugin: texture '${key}' has no frame '${String(frameName)}'`);
+  }
+  const W = f.source.width, H = f.source.height;
+  for (let i = 0; i < uv.length; i += 2) {
+    uv[i] = (f.cutX + uv[i]! * f.cutWidth) / W;
+    uv[i + 1] = 1 - (f.cutY + (1 - uv[i + 1]!) * f.cutHeight) / H;
+  }
+}
+
 /** Mesh2D has setTint at run time (4.2.1) but its .d.ts lacks it. */
 function tintMesh(mesh: Phaser.GameObjects.Mesh2D, tint: number): void {
   (mesh as unknown as { setTint(c: number): unknown }).setTint(tint);
@@ -537,6 +597,26 @@ function lerpColour(a: number, b: number, t: number): number {
 export function elasticaScenePlugin(): { key: string; plugin: typeof ElasticaPlugin; mapping: string } {
   return { key: ElasticaPlugin.KEY, plugin: ElasticaPlugin, mapping: ElasticaPlugin.MAPPING };
 }
+
+// ---- typed display of a body ------------------------------------------------------------------
+
+declare module './sim' {
+  interface SoftBody {
+    /**
+     * The body's Mesh2D (WebGL: textured jelly / sheet skin or rope strip), for setDepth, setAlpha,
+     * setBlendMode, setVisible, …; null for flat-shaded bodies (Canvas renderer, FOSSSim scenes).
+     */
+    readonly mesh: Phaser.GameObjects.Mesh2D | null;
+  }
+}
+
+Object.defineProperty(SoftBody.prototype, 'mesh', {
+  get(this: SoftBody): Phaser.GameObjects.Mesh2D | null {
+    const v = this.view as View | null;
+    return v && v.type !== 'flat' ? v.mesh : null;
+  },
+  configurable: true,
+});
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

@@ -16,6 +16,17 @@ import { parseSceneXml } from '../scene/xml';
 import { buildScene } from '../scene/build';
 import { FixedStepAccumulator } from './accumulator';
 import { ColliderSet, type Collider, type ColliderShape } from './colliders';
+import { BodyControl, BodyForces } from '../systems/bodies';
+import { atan2 } from '../math';
+import { SoftQueries, type RaycastHit as QueryHit } from './queries';
+import { ContactDispatcher, type ContactType, type SoftContact as Contact, type ContactListener as Listener } from './contacts';
+
+export type { ContactType } from './contacts';
+/** A contact event with SoftBody handles (src/game/contacts.ts). */
+export type SoftContact = Contact<SoftBody>;
+export type ContactListener = Listener<SoftBody>;
+/** A raycast result with SoftBody handles (src/game/queries.ts). */
+export type RaycastHit = QueryHit<SoftBody>;
 
 export type BodyKind = 'jelly' | 'rope' | 'sheet' | 'scene';
 
@@ -40,6 +51,13 @@ export interface JellyOptions extends MaterialOptions {
   resolution?: number;
   /** Display texture key (used by the plugin). */
   texture?: string;
+  /** Frame of `texture` (an atlas or spritesheet frame name / index): the skin maps onto that frame only. */
+  frame?: string | number;
+  /**
+   * Mesh2D render path (plugin): 'triangles' (default; individual textured triangles) or 'quads' (Phaser's
+   * quad pairing via buildOrderedIndices: batches with sprites; artefacts seen on deforming meshes under SwiftShader).
+   */
+  renderPath?: 'triangles' | 'quads';
   /** Display mesh refinement relative to the simulation mesh (default 3). */
   detail?: number;
   tint?: number;
@@ -95,7 +113,83 @@ export interface SheetOptions extends MaterialOptions {
   /** Pin the top row ('top'), its two corners ('corners') or nothing. */
   pin?: 'top' | 'corners' | 'none';
   texture?: string;
+  frame?: string | number;
+  renderPath?: 'triangles' | 'quads';
   tint?: number;
+}
+
+/** Something an attachment moves: a Phaser Sprite / Image / Text, or any object with x, y (and rotation). */
+export interface AttachTarget {
+  x: number;
+  y: number;
+  rotation?: number;
+}
+
+export interface AttachOptions {
+  /** The material point: a local particle index, or a point (px) inside the body now (default: its centroid). */
+  at?: number | { x: number; y: number };
+  /** Turn the target with the body's local rotation at that point (default false). */
+  rotate?: boolean;
+}
+
+/** A target following a material point of a body (barycentric in one triangle, or along one rope segment). */
+export class Attachment {
+  readonly body: SoftBody;
+  readonly target: AttachTarget;
+  /** Local vertex indices and weights of the material point (weights sum to 1). */
+  readonly i0: number;
+  readonly i1: number;
+  readonly i2: number;
+  readonly w0: number;
+  readonly w1: number;
+  readonly w2: number;
+  readonly rotate: boolean;
+  /** target.rotation + the local angle at attach time. */
+  private readonly base: number;
+
+  constructor(body: SoftBody, target: AttachTarget, i: [number, number, number], w: [number, number, number], rotate: boolean) {
+    this.body = body;
+    this.target = target;
+    [this.i0, this.i1, this.i2] = i;
+    [this.w0, this.w1, this.w2] = w;
+    this.rotate = rotate;
+    this.base = (target.rotation ?? 0) - this.localAngle(body.local);
+  }
+
+  /** Rotation (rad, clockwise on screen) of the triangle / segment at the point, relative to rest. */
+  private localAngle(p: Float64Array): number {
+    const r = this.body.rest, a = this.i0, b = this.i1, c = this.i2;
+    if (a === b) return 0;
+    if (b === c) {
+      const ex = p[2 * b]! - p[2 * a]!, ey = p[2 * b + 1]! - p[2 * a + 1]!;
+      const Ex = r[2 * b]! - r[2 * a]!, Ey = r[2 * b + 1]! - r[2 * a + 1]!;
+      return -atan2(Ex * ey - Ey * ex, Ex * ex + Ey * ey);
+    }
+    // F = Ds Dm⁻¹; its polar rotation angle is atan2(F10 − F01, F00 + F11) (Dm⁻¹'s determinant > 0 scale is irrelevant)
+    const d00 = p[2 * b]! - p[2 * a]!, d01 = p[2 * c]! - p[2 * a]!, d10 = p[2 * b + 1]! - p[2 * a + 1]!, d11 = p[2 * c + 1]! - p[2 * a + 1]!;
+    const m00 = r[2 * b]! - r[2 * a]!, m01 = r[2 * c]! - r[2 * a]!, m10 = r[2 * b + 1]! - r[2 * a + 1]!, m11 = r[2 * c + 1]! - r[2 * a + 1]!;
+    const det = m00 * m11 - m01 * m10;
+    const sg = det < 0 ? -1 : 1;
+    // adj(Dm) = [m11, −m01; −m10, m00]; F ∝ Ds · adj(Dm) · sign(det)
+    const f00 = sg * (d00 * m11 - d01 * m10), f01 = sg * (-d00 * m01 + d01 * m00);
+    const f10 = sg * (d10 * m11 - d11 * m10), f11 = sg * (-d10 * m01 + d11 * m00);
+    return -atan2(f10 - f01, f00 + f11);
+  }
+
+  /** Move the target to the interpolated material point (px); called by SoftSim after every interpolation. */
+  update(): void {
+    const b = this.body, p = b.local, s = b.sim;
+    const x = this.w0 * p[2 * this.i0]! + this.w1 * p[2 * this.i1]! + this.w2 * p[2 * this.i2]!;
+    const y = this.w0 * p[2 * this.i0 + 1]! + this.w1 * p[2 * this.i1 + 1]! + this.w2 * p[2 * this.i2 + 1]!;
+    this.target.x = s.toPixelX(x);
+    this.target.y = s.toPixelY(y);
+    if (this.rotate) this.target.rotation = this.base + this.localAngle(p);
+  }
+
+  detach(): void {
+    const list = this.body.attachments, k = list.indexOf(this);
+    if (k >= 0) list.splice(k, 1);
+  }
 }
 
 /** A handle on a body: particle entity ids plus views; never a copy of the state. */
@@ -104,7 +198,7 @@ export class SoftBody {
   index: Int32Array;
   /** Interpolated positions of this body's particles (m), for views. */
   readonly local: Float64Array;
-  /** Renderer-owned data (the plugin's view). */
+  /** Renderer-owned data (the plugin's view; the plugin's typed `mesh` reads it). */
   view: unknown = null;
   destroyed = false;
   readonly sim: SoftSim;
@@ -118,6 +212,17 @@ export class SoftBody {
   /** Other entities owned by the body (triangles, springs, hinges). */
   readonly elements: readonly number[];
   readonly options: Readonly<JellyOptions & RopeOptions & SheetOptions>;
+  /** The engine's contact body id (world.createBody(); 0: colliders only). */
+  readonly bodyId: number;
+  /** Engine body control (SI units, y up): src/systems/bodies.ts. */
+  readonly control: BodyControl;
+  /** Sprites and other objects following material points (see `attach`). */
+  readonly attachments: Attachment[] = [];
+  /** Contact listeners on this body (see `on`). */
+  readonly listeners: Partial<Record<ContactType, ContactListener[]>> = {};
+  /** Any listener in `listeners`. */
+  listenerCount = 0;
+  private readonly tmp = new Float64Array(4);
 
   constructor(
     sim: SoftSim,
@@ -127,6 +232,7 @@ export class SoftBody {
     rest: Float64Array,
     elements: readonly number[],
     options: Readonly<JellyOptions & RopeOptions & SheetOptions>,
+    bodyId = 0,
   ) {
     this.sim = sim;
     this.kind = kind;
@@ -135,11 +241,13 @@ export class SoftBody {
     this.rest = rest;
     this.elements = elements;
     this.options = options;
+    this.bodyId = bodyId;
     this.index = new Int32Array(particles.length);
     this.local = new Float64Array(2 * particles.length);
+    this.control = new BodyControl(sim.world, particles, rest);
   }
 
-  /** Centroid (pixels) of the current state. */
+  /** Centroid (pixels) of the current state: the plain mean of the particles (see `centerOfMass`). */
   get centroid(): { x: number; y: number } {
     const P = this.sim.world.c.Particle;
     let sx = 0, sy = 0;
@@ -156,21 +264,229 @@ export class SoftBody {
     return this.centroid;
   }
 
-  /** Mean velocity (px/s, y down). */
+  /** Centre of mass (pixels). */
+  get centerOfMass(): { x: number; y: number } {
+    this.control.centerOfMass(this.tmp);
+    return { x: this.sim.toPixelX(this.tmp[0]!), y: this.sim.toPixelY(this.tmp[1]!) };
+  }
+
+  /** Centre-of-mass velocity of the free particles (px/s, y down). */
   get velocity(): { x: number; y: number } {
-    const P = this.sim.world.c.Particle;
-    let sx = 0, sy = 0;
-    for (const e of this.particles) {
-      sx += P.vx[e]!;
-      sy += P.vy[e]!;
+    this.control.velocity(this.tmp);
+    const ppm = this.sim.pixelsPerMetre;
+    return { x: this.tmp[0]! * ppm, y: -this.tmp[1]! * ppm + 0 };
+  }
+
+  /** Linear momentum (kg·px/s, y down): applyImpulse changes it by exactly the impulse. */
+  get momentum(): { x: number; y: number } {
+    this.control.momentum(this.tmp);
+    const ppm = this.sim.pixelsPerMetre;
+    return { x: this.tmp[0]! * ppm, y: -this.tmp[1]! * ppm + 0 };
+  }
+
+  /** Total mass (kg). */
+  get mass(): number {
+    return this.control.totalMass;
+  }
+
+  /** Best-fit rotation from the rest shape (rad, clockwise on screen like Phaser's `rotation`, in [−π, π)). */
+  get angle(): number {
+    return -this.control.angle + 0;
+  }
+
+  /** Rigid-fit angular velocity (rad/s, clockwise on screen). */
+  get angularVelocity(): number {
+    return -this.control.angularVelocity + 0;
+  }
+
+  /** Axis-aligned bounds (px): x, y (top left), width, height. */
+  get boundingBox(): { x: number; y: number; width: number; height: number } {
+    this.control.boundingBox(this.tmp);
+    const s = this.sim, t = this.tmp;
+    return { x: s.toPixelX(t[0]!), y: s.toPixelY(t[3]!), width: (t[2]! - t[0]!) * s.pixelsPerMetre, height: (t[3]! - t[1]!) * s.pixelsPerMetre };
+  }
+
+  get isStatic(): boolean {
+    return this.control.isStatic;
+  }
+
+  /** Centre-of-mass velocity (px/s, y down); internal wobble is kept. */
+  setVelocity(vx: number, vy: number): this {
+    const ppm = this.sim.pixelsPerMetre;
+    this.control.setVelocity(vx / ppm, -vy / ppm + 0);
+    return this;
+  }
+
+  /** Rigid-fit angular velocity (rad/s, clockwise on screen). */
+  setAngularVelocity(omega: number): this {
+    this.control.setAngularVelocity(-omega + 0);
+    return this;
+  }
+
+  /** Impulse (kg·px/s, y down), optionally at a point (px): momentum changes by exactly (ix, iy). */
+  applyImpulse(ix: number, iy: number, at?: { x: number; y: number }): this {
+    const s = this.sim, ppm = s.pixelsPerMetre;
+    if (at) this.control.applyImpulse(ix / ppm, -iy / ppm + 0, s.toMetreX(at.x), s.toMetreY(at.y));
+    else this.control.applyImpulse(ix / ppm, -iy / ppm + 0);
+    return this;
+  }
+
+  /** Force (kg·px/s², y down) over the next fixed step, or every step with `persistent`. */
+  applyForce(fx: number, fy: number, persistent = false): this {
+    const ppm = this.sim.pixelsPerMetre;
+    this.control.applyForce(fx / ppm, -fy / ppm + 0, persistent);
+    return this;
+  }
+
+  /** Torque (kg·px²/s², clockwise on screen) over the next fixed step, or every step with `persistent`. */
+  applyTorque(torque: number, persistent = false): this {
+    const ppm = this.sim.pixelsPerMetre;
+    this.control.applyTorque(-torque / (ppm * ppm) + 0, persistent);
+    return this;
+  }
+
+  /** Angular impulse (kg·px²/s, clockwise on screen): a spin about the centre of mass. */
+  applyAngularImpulse(L: number): this {
+    const ppm = this.sim.pixelsPerMetre;
+    this.control.applyAngularImpulse(-L / (ppm * ppm) + 0);
+    return this;
+  }
+
+  /** Drop persistent forces and torques. */
+  clearForces(): this {
+    this.control.clearForces();
+    return this;
+  }
+
+  /** Static: every particle fixed in place (others rest on it); false: only the pinned ones. */
+  setStatic(on = true): this {
+    this.control.setStatic(on);
+    return this;
+  }
+
+  /** Pin local particle i in place. */
+  pin(i: number): this {
+    this.control.pin(i);
+    return this;
+  }
+
+  unpin(i: number): this {
+    this.control.unpin(i);
+    return this;
+  }
+
+  /** Move the centre of mass to (x, y) px; shape and velocities kept; no interpolation streak. */
+  teleport(x: number, y: number): this {
+    this.control.teleport(this.sim.toMetreX(x), this.sim.toMetreY(y));
+    this.sim.snapshot();
+    return this;
+  }
+
+  /** Contact events of this body (same events as `SoftSim.on`, filtered to pairs with this body). */
+  on(type: ContactType, fn: ContactListener): this {
+    (this.listeners[type] ??= []).push(fn);
+    this.listenerCount++;
+    this.sim.contactListenersChanged();
+    return this;
+  }
+
+  off(type: ContactType, fn: ContactListener): this {
+    const l = this.listeners[type];
+    const k = l ? l.indexOf(fn) : -1;
+    if (l && k >= 0) {
+      l.splice(k, 1);
+      this.listenerCount--;
+      this.sim.contactListenersChanged();
     }
-    const n = this.particles.length || 1;
-    return { x: (sx / n) * this.sim.pixelsPerMetre, y: (-sy / n) * this.sim.pixelsPerMetre };
+    return this;
+  }
+
+  /**
+   * Make `target` (a Sprite, Image, …) follow a material point of this body at the interpolated render
+   * positions; with `rotate` it also turns with the body's local rotation there.
+   */
+  attach(target: AttachTarget, o: AttachOptions = {}): Attachment {
+    const s = this.sim;
+    s.interpolate(s.alpha);
+    const p = this.local, n = this.particles.length;
+    let i: [number, number, number], w: [number, number, number];
+    if (typeof o.at === 'number') {
+      if (!Number.isInteger(o.at) || o.at < 0 || o.at >= n) throw new RangeError(`attach: particle index must be in [0, ${n - 1}], got ${o.at}`);
+      const j = o.at, t = this.triangles;
+      let k = 0;
+      while (k < t.length && t[k] !== j && t[k + 1] !== j && t[k + 2] !== j) k += 3;
+      if (k < t.length) {
+        i = [t[k]!, t[k + 1]!, t[k + 2]!];
+        w = [t[k] === j ? 1 : 0, t[k + 1] === j ? 1 : 0, t[k + 2] === j ? 1 : 0];
+      } else {
+        const q = j + 1 < n ? j + 1 : j - 1;
+        i = [j, q, q];
+        w = [1, 0, 0];
+      }
+    } else {
+      let x: number, y: number;
+      if (o.at) {
+        x = s.toMetreX(o.at.x);
+        y = s.toMetreY(o.at.y);
+      } else {
+        x = 0;
+        y = 0;
+        for (let k = 0; k < n; k++) {
+          x += p[2 * k]! / n;
+          y += p[2 * k + 1]! / n;
+        }
+      }
+      [i, w] = materialPoint(p, this.triangles, n, x, y);
+    }
+    const a = new Attachment(this, target, i, w, o.rotate === true);
+    a.update();
+    this.attachments.push(a);
+    return a;
   }
 
   destroy(): void {
     this.sim.removeBody(this);
   }
+}
+
+/**
+ * The material coordinates of point (x, y) (m) in positions p: the triangle containing it (or, outside
+ * every triangle, the one with the least negative barycentric coordinate, extrapolated) or, without
+ * triangles, the nearest segment of the polyline.
+ */
+function materialPoint(p: Float64Array, tris: Uint32Array, n: number, x: number, y: number): [[number, number, number], [number, number, number]] {
+  if (tris.length > 0) {
+    let best = -Infinity, bi: [number, number, number] = [0, 0, 0], bw: [number, number, number] = [1, 0, 0];
+    for (let k = 0; k < tris.length; k += 3) {
+      const a = tris[k]!, b = tris[k + 1]!, c = tris[k + 2]!;
+      const ax = p[2 * a]!, ay = p[2 * a + 1]!;
+      const d00 = p[2 * b]! - ax, d01 = p[2 * c]! - ax, d10 = p[2 * b + 1]! - ay, d11 = p[2 * c + 1]! - ay;
+      const det = d00 * d11 - d01 * d10;
+      if (det === 0) continue;
+      const u = ((x - ax) * d11 - d01 * (y - ay)) / det, v = (d00 * (y - ay) - d10 * (x - ax)) / det;
+      const score = Math.min(1 - u - v, u, v);
+      if (score > best) {
+        best = score;
+        bi = [a, b, c];
+        bw = [1 - u - v, u, v];
+      }
+      if (score >= 0) break;
+    }
+    return [bi, bw];
+  }
+  let best = Infinity, bi: [number, number, number] = [0, 0, 0], bw: [number, number, number] = [1, 0, 0];
+  for (let k = 0; k + 1 < n; k++) {
+    const ax = p[2 * k]!, ay = p[2 * k + 1]!, dx = p[2 * k + 2]! - ax, dy = p[2 * k + 3]! - ay;
+    const l2 = dx * dx + dy * dy;
+    const t = l2 > 0 ? Math.min(1, Math.max(0, ((x - ax) * dx + (y - ay) * dy) / l2)) : 0;
+    const ex = ax + t * dx - x, ey = ay + t * dy - y, d = ex * ex + ey * ey;
+    if (d < best) {
+      best = d;
+      bi = [k, k + 1, k + 1];
+      bw = [1 - t, t, 0];
+    }
+  }
+  return [bi, bw];
 }
 
 export interface SoftSimOptions {
@@ -205,7 +521,15 @@ export type StepListener = (sim: SoftSim) => void;
 export class SoftSim {
   world: PhysicsWorld;
   accumulator: FixedStepAccumulator;
-  readonly colliders = new ColliderSet();
+  readonly colliders: ColliderSet = new ColliderSet(this);
+  /** Contact events for game code (`on` / `off`; src/game/contacts.ts). */
+  readonly contacts: ContactDispatcher<SoftBody> = new ContactDispatcher<SoftBody>(this);
+  /** Point, area and ray queries (src/game/queries.ts). */
+  readonly query: SoftQueries<SoftBody> = new SoftQueries<SoftBody>(this);
+  /** Per-step body forces (applyForce / applyTorque), registered on the world's pipeline. */
+  bodyForces!: BodyForces;
+  private bodiesById: (SoftBody | undefined)[] = [];
+  private bodiesByParticle: (SoftBody | undefined)[] = [];
   readonly bodies: SoftBody[] = [];
   pixelsPerMetre: number;
   originX: number;
@@ -350,10 +674,70 @@ export class SoftSim {
   stepOnce(): void {
     this.sync();
     this.world.step();
+    this.colliders.afterStep(this.world);
+    this.contacts.dispatch();
+  }
+
+  /** Contact events after every fixed step: 'contactstart' | 'contactactive' | 'contactend' (src/game/contacts.ts). */
+  on(type: ContactType, fn: ContactListener): this {
+    const l = this.contacts.listeners[type];
+    if (!l) throw new RangeError(`on: unknown event '${String(type)}' (expected contactstart, contactactive or contactend)`);
+    l.push(fn);
+    this.contacts.recount();
+    return this;
+  }
+
+  off(type: ContactType, fn: ContactListener): this {
+    const l = this.contacts.listeners[type];
+    const k = l ? l.indexOf(fn) : -1;
+    if (l && k >= 0) l.splice(k, 1);
+    this.contacts.recount();
+    return this;
+  }
+
+  /** Called by SoftBody.on / off. */
+  contactListenersChanged(): void {
+    this.contacts.recount();
+  }
+
+  /** The SoftBody owning particle entity `eid`, or null. */
+  bodyOfParticle(eid: number): SoftBody | null {
+    return (eid >= 0 ? this.bodiesByParticle[eid] : undefined) ?? null;
+  }
+
+  /** The SoftBody with engine body id `id` (SoftBody.bodyId), or null. */
+  bodyById(id: number): SoftBody | null {
+    return (id > 0 ? this.bodiesById[id] : undefined) ?? null;
+  }
+
+  /** The Collider handle of engine entity `eid`, or null. */
+  colliderById(eid: number): Collider | null {
+    const list = this.colliders.list;
+    for (let k = 0; k < list.length; k++) if (list[k]!.id === eid) return list[k]!;
+    return null;
+  }
+
+  /** Record a new body: lookup tables, body forces. */
+  private register(b: SoftBody): SoftBody {
+    this.bodies.push(b);
+    if (b.bodyId > 0) this.bodiesById[b.bodyId] = b;
+    for (const e of b.particles) this.bodiesByParticle[e] = b;
+    this.bodyForces.add(b.control);
+    return b;
+  }
+
+  /** After a teleport: the last two snapshots become the current state (no interpolation streak). */
+  snapshot(): void {
+    this.sync();
+    this.world.readPositions(this.curr);
+    this.prev.set(this.curr);
+    this.interpolate(this.alpha);
   }
 
   /** Register the game layer's systems on a (new) world's pipeline. */
   private attach(world: PhysicsWorld): void {
+    this.bodyForces = new BodyForces(world);
+    this.contacts.attach(world);
     world.addSystem('kinematics', this.pointerInput, { before: true });
     world.addSystem('render', this.renderSync);
   }
@@ -406,6 +790,8 @@ export class SoftSim {
         out[2 * k] = r[2 * i]!;
         out[2 * k + 1] = r[2 * i + 1]!;
       }
+      const at = b.attachments;
+      for (let k = 0; k < at.length; k++) at[k]!.update();
     }
   }
 
@@ -517,9 +903,7 @@ export class SoftSim {
     const elements: number[] = [];
     const t = mesh.triangles;
     for (let k = 0; k < t.length; k += 3) elements.push(w.addTriangle(ids[t[k]!]!, ids[t[k + 1]!]!, ids[t[k + 2]!]!, mat));
-    const b = new SoftBody(this, kind, ids, Uint32Array.from(t), rest, elements, opts);
-    this.bodies.push(b);
-    return b;
+    return this.register(new SoftBody(this, kind, ids, Uint32Array.from(t), rest, elements, opts, body));
   }
 
   /** Soft body at pixel (x, y): a box, a circle or any simple polygon, meshed with CSTs. */
@@ -580,9 +964,7 @@ export class SoftSim {
         elements.push(w.addHinge(ids[i]!, ids[i + 1]!, ids[i + 2]!, o.keepShape === false ? { alpha: p.hingeAlpha, theta0: 0 } : { alpha: p.hingeAlpha }));
       }
     }
-    const b = new SoftBody(this, 'rope', ids, new Uint32Array(0), Float64Array.from(pts), elements, o);
-    this.bodies.push(b);
-    return b;
+    return this.register(new SoftBody(this, 'rope', ids, new Uint32Array(0), Float64Array.from(pts), elements, o, body));
   }
 
   /**
@@ -612,9 +994,8 @@ export class SoftSim {
       stiffness: o.stiffness ?? 5e3, poissonRatio: o.poissonRatio ?? 0.3, density: o.density ?? 2,
     }, o);
     const pin = o.pin ?? 'top';
-    const P = this.world.c.Particle;
     const pins = pin === 'top' ? Array.from(mesh.top) : pin === 'corners' ? [mesh.top[0]!, mesh.top[cols]!] : [];
-    for (const i of pins) P.fixed[b.particles[i]!] = 1;
+    for (const i of pins) b.control.pin(i);
     return b;
   }
 
@@ -634,6 +1015,8 @@ export class SoftSim {
     this.gx = 0;
     this.gy = 0;
     this.bodies.length = 0;
+    this.bodiesById = [];
+    this.bodiesByParticle = [];
     this.topo = null;
     this.accumulator = new FixedStepAccumulator({ dt: this.world.dt, maxStepsPerFrame: this.maxStepsPerFrame });
     const tris: number[] = [];
@@ -643,8 +1026,7 @@ export class SoftSim {
       rest[2 * i] = p.px;
       rest[2 * i + 1] = p.py;
     });
-    const b = new SoftBody(this, 'scene', built.particles, Uint32Array.from(tris), rest, [], {});
-    this.bodies.push(b);
+    const b = this.register(new SoftBody(this, 'scene', built.particles, Uint32Array.from(tris), rest, [], {}));
     this.sceneEdges = desc.edges.map((e) => [e.i, e.j] as [number, number]);
     // The game view keeps bodies out of the scene's half-planes even when the file has no <collision> element.
     if (this.world.halfplanes.length > 0) this.world.contacts.enabled = true;
@@ -662,8 +1044,13 @@ export class SoftSim {
     const i = this.bodies.indexOf(b);
     if (i >= 0) this.bodies.splice(i, 1);
     if (this.grabbed === b) this.pointerUp();
+    this.bodyForces.remove(b.control);
+    if (b.bodyId > 0 && this.bodiesById[b.bodyId] === b) this.bodiesById[b.bodyId] = undefined;
+    for (const e of b.particles) if (this.bodiesByParticle[e] === b) this.bodiesByParticle[e] = undefined;
+    b.attachments.length = 0;
     for (const e of b.particles) this.world.removeEntity(e);
     b.destroyed = true;
+    this.contacts.recount();
   }
 
   // ---- colliders (pixels) ---------------------------------------------------
