@@ -414,9 +414,8 @@ export function diffTopology(t: Topology, c: Components): number {
   const s = t.springs, h = t.hinges, tr = t.triangles, d = t.dampedSprings, g = t.gravitation, v = t.vortices, e = t.edges;
   if (diffFamily2x2(s.count, s.eids, s.nodes, pe, S.a, S.b, S.alpha, S.l0, s.params) >= 0) mask |= DIFF_SPRINGS;
   if (diffFamily3x3(h.count, h.eids, h.nodes, pe, H.a, H.b, H.c, H.alpha, H.theta0, H.ebSum, h.params) >= 0) mask |= DIFF_HINGES;
-  if (diffTriangleNodes(tr.count, tr.eids, tr.nodes, pe, T.a, T.b, T.c) >= 0 ||
-    diffTriangleParams(tr.count, tr.eids, T.youngsModulus, T.poissonRatio, T.area, T.b00, T.b01, T.b10, T.b11, T.material, tr.params) >= 0 ||
-    diffTriangleMass(tr.count, tr.eids, T.density, T.area, t.triMass) >= 0) mask |= DIFF_TRIANGLES;
+  if (diffTriangles(tr.count, tr.eids, tr.nodes, pe, T.a, T.b, T.c, T.youngsModulus, T.poissonRatio, T.area,
+    T.b00, T.b01, T.b10, T.b11, T.material, T.density, tr.params, t.triMass) >= 0) mask |= DIFF_TRIANGLES;
   if (diffFamily2x3(d.count, d.eids, d.nodes, pe, D.a, D.b, D.k, D.l0, D.damping, d.params) >= 0) mask |= DIFF_DAMPED_SPRINGS;
   if (diffFamily2x1(g.count, g.eids, g.nodes, pe, G.a, G.b, G.G, g.params) >= 0) mask |= DIFF_GRAVITATION;
   if (diffFamily2x2(v.count, v.eids, v.nodes, pe, V.a, V.b, V.kbs, V.kvc, v.params) >= 0) mask |= DIFF_VORTICES;
@@ -482,34 +481,20 @@ function diffFamily3x3(
   return -1;
 }
 
-function diffTriangleNodes(
+/**
+ * Triangles: nodes, params E, nu, area, b00, b01, b10, b11, material (8 per triangle), and ρĀ
+ * against triMass (a density edit changes it).
+ */
+function diffTriangles(
   count: number, eids: Int32Array, nodes: Int32Array, pe: Int32Array, a: Int32Array, b: Int32Array, c: Int32Array,
-): number {
-  for (let s = 0; s < count; s++) {
-    const e = eids[s]!;
-    if (pe[nodes[3 * s]!] !== a[e] || pe[nodes[3 * s + 1]!] !== b[e] || pe[nodes[3 * s + 2]!] !== c[e]) return s;
-  }
-  return -1;
-}
-
-/** Triangle params E, nu, area, b00, b01, b10, b11, material (8 per triangle). */
-function diffTriangleParams(
-  count: number, eids: Int32Array, E: Float64Array, nu: Float64Array, area: Float64Array,
-  b00: Float64Array, b01: Float64Array, b10: Float64Array, b11: Float64Array, mat: Uint8Array, q: Float64Array,
+  E: Float64Array, nu: Float64Array, area: Float64Array, b00: Float64Array, b01: Float64Array, b10: Float64Array,
+  b11: Float64Array, mat: Uint8Array, density: Float64Array, q: Float64Array, triMass: Float64Array,
 ): number {
   for (let s = 0; s < count; s++) {
     const e = eids[s]!, p = 8 * s;
-    if (E[e] !== q[p] || nu[e] !== q[p + 1] || area[e] !== q[p + 2] || b00[e] !== q[p + 3] || b01[e] !== q[p + 4] ||
-      b10[e] !== q[p + 5] || b11[e] !== q[p + 6] || mat[e] !== q[p + 7]) return s;
-  }
-  return -1;
-}
-
-/** ρĀ of each triangle against the topology's triMass (a density edit changes it). */
-function diffTriangleMass(count: number, eids: Int32Array, density: Float64Array, area: Float64Array, triMass: Float64Array): number {
-  for (let s = 0; s < count; s++) {
-    const e = eids[s]!;
-    if (density[e]! * area[e]! !== triMass[s]) return s;
+    if (pe[nodes[3 * s]!] !== a[e] || pe[nodes[3 * s + 1]!] !== b[e] || pe[nodes[3 * s + 2]!] !== c[e] ||
+      E[e] !== q[p] || nu[e] !== q[p + 1] || area[e] !== q[p + 2] || b00[e] !== q[p + 3] || b01[e] !== q[p + 4] ||
+      b10[e] !== q[p + 5] || b11[e] !== q[p + 6] || mat[e] !== q[p + 7] || density[e]! * area[e]! !== triMass[s]) return s;
   }
   return -1;
 }
