@@ -9,6 +9,7 @@ import { addComponent, addEntity, query, removeComponent, removeEntity } from 'b
 import { PhysicsWorld } from '../src/world';
 import { InputError } from '../src/errors';
 import { cstRest } from '../src/elements';
+import { syncParams } from '../src/systems/ecs';
 
 const N = 3; // jelly: (N+1)² particles, 2N² triangles
 
@@ -433,5 +434,27 @@ describe('a game\'s own components', () => {
     expect(w.lists.particles.length).toBe(b.particles.length);
     // the engine's data of a queried entity, read afresh
     for (const e of query(w.ecs, [w.c.Particle, Mine])) expect(w.c.Particle.y[e]).toBe(plain.c.Particle.y[e]);
+  });
+});
+
+describe('the per-step comparison', () => {
+  it('allocates nothing when no component changed', () => {
+    const w = new PhysicsWorld({ dt: 1 / 60 });
+    jelly(w, viaEcs);
+    w.addDrag(0.1);
+    steps(w, 3);
+    const ctx = w.pipeline.ctx;
+    for (let k = 0; k < 5000; k++) syncParams(ctx); // JIT warm-up
+    // the median heap growth of 21 short rounds: a round may hold the JIT installing code for this
+    // loop, or a scavenge (growth ≤ 0); short rounds (≤ 32 KB at 16 B per call) make both rare
+    const reps = 2000, grown: number[] = [];
+    for (let round = 0; round < 21; round++) {
+      const h0 = process.memoryUsage().heapUsed;
+      for (let k = 0; k < reps; k++) syncParams(ctx);
+      grown.push(process.memoryUsage().heapUsed - h0);
+    }
+    grown.sort((a, b) => a - b);
+    expect(grown[10]!).toBeLessThan(reps); // < 1 B per call (one boxed number per call would be 16)
+    expect(w.lastStats.paramRefreshes).toBe(0);
   });
 });
