@@ -3,12 +3,9 @@
  * structure-of-arrays components; `step()` runs the ordered fixed-step systems.
  * SI units throughout (m, kg, s); y points up.
  */
-import { addComponent, addEntity, createWorld, entityExists, removeEntity, type World } from 'bitecs';
-import {
-  createComponents, ensureCapacity, UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY, type Components,
-} from './components';
+import { createWorld, entityExists, hasComponent, removeEntity, type World } from 'bitecs';
+import { createComponents, UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY, type Components } from './components';
 import { cstRest, materialId, MATERIAL_NAMES, type MaterialName } from './elements';
-import { atan2 } from './math';
 import { InputError } from './errors';
 import { createEntityLists, newtonSolverOf, type EntityLists, type IntegratorType, type StepContext } from './solver/context';
 import type { Topology } from './solver/topology';
@@ -17,6 +14,7 @@ import type { Workspace } from './solver/workspace';
 import { GAME_NEWTON_DEFAULTS, type NewtonSettings, type NewtonSolver } from './solver/newton';
 import type { AnchorSet, ForceModel } from './systems/forces';
 import { Pipeline, type StageName, type SystemFn, type SystemPlacement } from './systems/pipeline';
+import { DEFAULT_EDGE_RADIUS, DEFAULT_PARTICLE_RADIUS, EcsBridge, hingeRest, restLength, STORE_LISTS } from './systems/ecs';
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT, type ContactSystem } from './collision/contact';
 import type { PenaltyTerm } from './collision/penalty';
 import { engineWarmedUp, runWarmUp } from './warmup';
@@ -92,11 +90,15 @@ export interface TriangleOptions {
   rest?: readonly number[];
 }
 
-type ListName = keyof EntityLists;
-
 const INTEGRATORS: readonly IntegratorType[] = ['explicit-euler', 'symplectic-euler', 'linearized-implicit-euler', 'implicit-euler'];
 
 export class PhysicsWorld {
+  /**
+   * The bitECS world: the engine's entities live here, and a game's may too. Entities created or
+   * removed with bitECS's own addEntity + addComponent(world.ecs, eid, world.c.Particle) /
+   * removeEntity are simulated or dropped exactly as those of add* / removeEntity (docs/design.md,
+   * "Entities and components").
+   */
   readonly ecs: World;
   readonly c: Components;
   /** The fixed step's stages, its context and its user systems (src/systems/pipeline.ts). */
@@ -186,7 +188,8 @@ export class PhysicsWorld {
     this.pipeline.profile = on;
   }
   private nextBody = 1;
-  private kindOf = new Map<number, ListName>();
+  /** The bitECS observers through which every entity enters and leaves (src/systems/ecs.ts). */
+  private readonly bridge: EcsBridge;
   /** Dense state of the solver (creation order), valid between the sync and write-back stages of a step. */
   get x(): Float64Array {
     return this.ctx.x;
@@ -208,25 +211,25 @@ export class PhysicsWorld {
       dt, integrator, massMatrix, newton: resolveNewton(opts.newton), c: this.c, lists: createEntityLists(),
     });
     this.ctx = this.pipeline.ctx;
+    this.bridge = new EcsBridge(this.ecs, this.ctx);
     const g = opts.gravity === undefined ? [0, -9.81] : opts.gravity;
     if (g) this.addGravity(g[0], g[1]);
   }
 
   // ---- creation -------------------------------------------------------------
 
-  private create(store: object, list: ListName): number {
-    const eid = addEntity(this.ecs);
-    ensureCapacity(store, eid + 1);
-    addComponent(this.ecs, eid, store);
-    this.ctx.lists[list].push(eid);
-    this.kindOf.set(eid, list);
-    this.ctx.topologyDirty = true;
-    return eid;
+  /** addEntity + addComponent through the world's observers (src/systems/ecs.ts); the store may have grown. */
+  private create(store: object): number {
+    return this.bridge.create(store);
   }
 
   private particle(eid: number, where: string): number {
-    if (this.kindOf.get(eid) !== 'particles') throw new InputError(`${where}: ${eid} is not a particle of this world`);
+    if (!this.has(eid, this.c.Particle)) throw new InputError(`${where}: ${eid} is not a particle of this world`);
     return eid;
+  }
+
+  private has(eid: number, store: object): boolean {
+    return Number.isInteger(eid) && eid > 0 && entityExists(this.ecs, eid) && hasComponent(this.ecs, eid, store);
   }
 
   addParticle(p: ParticleOptions): number {
@@ -240,15 +243,14 @@ export class PhysicsWorld {
     if (p.body !== undefined && !(Number.isInteger(p.body) && p.body >= 0 && p.body < this.nextBody)) {
       throw new InputError(`${where}: 'body' must be 0 or an id from createBody(), got ${p.body}`);
     }
-    const P = this.c.Particle;
-    const eid = this.create(P, 'particles');
+    const eid = this.create(this.c.Particle);
     const Q = this.c.Particle; // may have grown
     Q.x[eid] = p.x;
     Q.y[eid] = p.y;
     Q.vx[eid] = p.vx ?? 0;
     Q.vy[eid] = p.vy ?? 0;
     Q.m[eid] = p.m;
-    Q.radius[eid] = p.radius ?? 0.1;
+    Q.radius[eid] = p.radius ?? DEFAULT_PARTICLE_RADIUS;
     Q.fixed[eid] = p.fixed ? 1 : 0;
     Q.body[eid] = p.body ?? 0;
     return eid;
@@ -260,11 +262,10 @@ export class PhysicsWorld {
     this.particle(a, where);
     this.particle(b, where);
     if (a === b) throw new InputError(`${where}: the two particles must differ`);
-    const P = this.c.Particle;
-    const l0 = p.l0 ?? Math.sqrt((P.x[b]! - P.x[a]!) ** 2 + (P.y[b]! - P.y[a]!) ** 2);
+    const l0 = p.l0 ?? restLength(this.c, a, b);
     if (!(l0 > 0) || !Number.isFinite(l0)) throw new InputError(`${where}: 'l0' must be a finite number > 0, got ${l0}`);
     if (!Number.isFinite(p.alpha)) throw new InputError(`${where}: 'alpha' must be a finite number, got ${p.alpha}`);
-    const eid = this.create(this.c.ElasticSpring, 'springs');
+    const eid = this.create(this.c.ElasticSpring);
     const S = this.c.ElasticSpring;
     S.a[eid] = a;
     S.b[eid] = b;
@@ -281,14 +282,13 @@ export class PhysicsWorld {
     this.particle(c, where);
     if (a === b || b === c || a === c) throw new InputError(`${where}: the three particles must differ`);
     if (!Number.isFinite(p.alpha)) throw new InputError(`${where}: 'alpha' must be a finite number, got ${p.alpha}`);
-    const P = this.c.Particle;
-    const e1x = P.x[b]! - P.x[a]!, e1y = P.y[b]! - P.y[a]!;
-    const e2x = P.x[c]! - P.x[b]!, e2y = P.y[c]! - P.y[b]!;
-    const ebSum = Math.sqrt(e1x * e1x + e1y * e1y) + Math.sqrt(e2x * e2x + e2y * e2y);
+    const rest = new Float64Array(2);
+    hingeRest(this.c, a, b, c, rest);
+    const ebSum = rest[0]!;
     if (!(ebSum > 0)) throw new InputError(`${where}: the rest edges have zero total length`);
-    const theta0 = p.theta0 ?? atan2(e1x * e2y - e1y * e2x, e1x * e2x + e1y * e2y);
+    const theta0 = p.theta0 ?? rest[1]!;
     if (!Number.isFinite(theta0)) throw new InputError(`${where}: 'theta0' must be a finite number, got ${theta0}`);
-    const eid = this.create(this.c.Hinge, 'hinges');
+    const eid = this.create(this.c.Hinge);
     const H = this.c.Hinge;
     H.a[eid] = a;
     H.b[eid] = b;
@@ -324,7 +324,7 @@ export class PhysicsWorld {
     const out = new Float64Array(5);
     const area = cstRest(rest[0]!, rest[1]!, rest[2]!, rest[3]!, rest[4]!, rest[5]!, out);
     if (!(area > 0)) throw new InputError(`${where}: the rest triangle has zero area`);
-    const eid = this.create(this.c.Triangle, 'triangles');
+    const eid = this.create(this.c.Triangle);
     const T = this.c.Triangle;
     T.a[eid] = a;
     T.b[eid] = b;
@@ -351,7 +351,7 @@ export class PhysicsWorld {
       if (!Number.isFinite(val)) throw new InputError(`${where}: '${key}' must be a finite number, got ${val}`);
     }
     if (p.l0 < 0) throw new InputError(`${where}: 'l0' must be >= 0, got ${p.l0}`);
-    const eid = this.create(this.c.DampedSpring, 'dampedSprings');
+    const eid = this.create(this.c.DampedSpring);
     const D = this.c.DampedSpring;
     D.a[eid] = a;
     D.b[eid] = b;
@@ -367,7 +367,7 @@ export class PhysicsWorld {
     this.particle(b, 'addGravitation');
     if (a === b) throw new InputError('addGravitation: the two particles must differ');
     if (!Number.isFinite(G)) throw new InputError(`addGravitation: 'G' must be a finite number, got ${G}`);
-    const eid = this.create(this.c.Gravitation, 'gravitation');
+    const eid = this.create(this.c.Gravitation);
     const R = this.c.Gravitation;
     R.a[eid] = a;
     R.b[eid] = b;
@@ -381,7 +381,7 @@ export class PhysicsWorld {
     this.particle(b, 'addVortex');
     if (a === b) throw new InputError('addVortex: the two particles must differ');
     if (!Number.isFinite(kbs) || !Number.isFinite(kvc)) throw new InputError('addVortex: kbs and kvc must be finite numbers');
-    const eid = this.create(this.c.Vortex, 'vortices');
+    const eid = this.create(this.c.Vortex);
     const V = this.c.Vortex;
     V.a[eid] = a;
     V.b[eid] = b;
@@ -392,7 +392,7 @@ export class PhysicsWorld {
 
   private uniform(kind: number, fx: number, fy: number, b: number, where: string): number {
     if (![fx, fy, b].every(Number.isFinite)) throw new InputError(`${where}: arguments must be finite numbers`);
-    const eid = this.create(this.c.UniformForce, 'uniform');
+    const eid = this.create(this.c.UniformForce);
     const U = this.c.UniformForce;
     U.kind[eid] = kind;
     U.fx[eid] = fx;
@@ -417,10 +417,10 @@ export class PhysicsWorld {
   }
 
   /** A drawn edge between two particles (contact uses it later). */
-  addEdge(a: number, b: number, radius = 0.015): number {
+  addEdge(a: number, b: number, radius = DEFAULT_EDGE_RADIUS): number {
     this.particle(a, 'addEdge');
     this.particle(b, 'addEdge');
-    const eid = this.create(this.c.Edge, 'edges');
+    const eid = this.create(this.c.Edge);
     const E = this.c.Edge;
     E.a[eid] = a;
     E.b[eid] = b;
@@ -433,7 +433,7 @@ export class PhysicsWorld {
     if (![px, py, nx, ny].every(Number.isFinite)) throw new InputError('addHalfplane: arguments must be finite numbers');
     const len = Math.sqrt(nx * nx + ny * ny);
     if (!(len > 0)) throw new InputError('addHalfplane: the normal must not be zero');
-    const eid = this.create(this.c.Halfplane, 'halfplanes');
+    const eid = this.create(this.c.Halfplane);
     const H = this.c.Halfplane;
     H.px[eid] = px;
     H.py[eid] = py;
@@ -453,7 +453,7 @@ export class PhysicsWorld {
     for (const [k, val] of [['friction', opts.friction], ['cor', opts.cor]] as const) {
       if (val !== undefined && !(val >= 0 && Number.isFinite(val))) throw new InputError(`${where}: '${k}' must be a finite number >= 0, got ${val}`);
     }
-    const eid = this.create(this.c.Collider, 'colliders');
+    const eid = this.create(this.c.Collider);
     const K = this.c.Collider;
     K.kind[eid] = kind;
     K.px[eid] = px;
@@ -512,7 +512,7 @@ export class PhysicsWorld {
   }
 
   private colliderId(eid: number, where: string): number {
-    if (this.kindOf.get(eid) !== 'colliders') throw new InputError(`${where}: ${eid} is not a collider of this world`);
+    if (!this.has(eid, this.c.Collider)) throw new InputError(`${where}: ${eid} is not a collider of this world`);
     return eid;
   }
 
@@ -543,26 +543,14 @@ export class PhysicsWorld {
     this.setColliderVelocity(eid, (x - K.px[eid]!) / this.dt, (y - K.py[eid]!) / this.dt, (angle - K.angle[eid]!) / this.dt);
   }
 
-  /** Remove an entity; removing a particle removes the elements and forces that use it. */
+  /**
+   * Remove an engine entity; removing a particle removes the elements, forces and edges that use it.
+   * The same as bitECS's removeEntity(world.ecs, eid) (src/systems/ecs.ts), which a game may call
+   * directly; this one checks that `eid` is an engine entity of this world.
+   */
   removeEntity(eid: number): void {
-    const kind = this.kindOf.get(eid);
-    if (kind === undefined || !entityExists(this.ecs, eid)) throw new InputError(`removeEntity: ${eid} is not an entity of this world`);
-    if (kind === 'particles') {
-      const uses: [ListName, { a: Int32Array; b: Int32Array; c?: Int32Array }][] = [
-        ['springs', this.c.ElasticSpring], ['hinges', this.c.Hinge], ['triangles', this.c.Triangle],
-        ['dampedSprings', this.c.DampedSpring], ['gravitation', this.c.Gravitation], ['vortices', this.c.Vortex], ['edges', this.c.Edge],
-      ];
-      for (const [list, store] of uses) {
-        for (const e of this.lists[list].slice()) {
-          if (store.a[e] === eid || store.b[e] === eid || (store.c !== undefined && store.c[e] === eid)) this.removeEntity(e);
-        }
-      }
-    }
-    const ids = this.lists[kind];
-    ids.splice(ids.indexOf(eid), 1);
-    this.kindOf.delete(eid);
+    if (!STORE_LISTS.some(([name]) => this.has(eid, this.c[name]))) throw new InputError(`removeEntity: ${eid} is not an entity of this world`);
     removeEntity(this.ecs, eid);
-    this.ctx.topologyDirty = true;
   }
 
   /**

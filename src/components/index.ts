@@ -7,7 +7,7 @@
  */
 import { defineStore, type StoreOf } from './store';
 
-export { ensureCapacity, defineStore } from './store';
+export { ensureCapacity, defineStore, resetEntity } from './store';
 
 const particleSpec = {
   x: 'f64', y: 'f64', vx: 'f64', vy: 'f64',

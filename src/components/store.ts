@@ -3,8 +3,10 @@
  *
  * A store is a plain object of typed arrays indexed by entity id (bitECS
  * components are any object). Stores grow by reallocation when an entity id
- * reaches the capacity, so systems must read a store's fields afresh each step
- * and never keep a typed-array reference across entity creation.
+ * reaches the capacity (the world's onAdd observers grow a store in
+ * addComponent: src/systems/ecs.ts), so systems and games must read a store's
+ * fields afresh after addComponent and each step, and never keep a typed-array
+ * reference across entity creation.
  */
 
 export type Field = Float64Array | Int32Array | Uint8Array;
@@ -41,4 +43,11 @@ export function ensureCapacity(store: object, needed: number): void {
     grown.set(old);
     fields[key] = grown;
   }
+}
+
+/** Zero every field of `store` at entity `eid` (a recycled id must not inherit an old entity's data). */
+export function resetEntity(store: object, eid: number): void {
+  const fields = store as Record<string, Field>;
+  const spec = (store as { __spec: Record<string, FieldKind> }).__spec;
+  for (const key in spec) fields[key]![eid] = 0;
 }

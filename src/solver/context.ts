@@ -32,10 +32,22 @@ export interface StepContext {
   // ---- source data: bitECS component stores and creation-ordered entity lists ----
   readonly c: Components;
   readonly lists: EntityLists;
+  /**
+   * Entities created through bitECS (addEntity + addComponent) since the last topology build, in
+   * creation order: their unset defaults are filled and their data validated when the topology is
+   * rebuilt (src/systems/ecs.ts). PhysicsWorld.add* computes and validates at once and queues nothing.
+   */
+  readonly pending: EntityLists;
 
   // ---- derived data, rebuilt by the sync stage when `topologyDirty` ----
   /** Set when entities were added or removed (or the mass matrix type changed). */
   topologyDirty: boolean;
+  /**
+   * Bumped whenever data that contact reads per topology changed without a topology change
+   * (masses, fixed flags, particle radii or body ids, edge radii: src/systems/ecs.ts syncParams).
+   * Contact compares it with the value it last built from, as it compares the topology object.
+   */
+  paramsVersion: number;
   topology: Topology;
   model: SystemModel;
   workspace: Workspace;

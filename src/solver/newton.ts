@@ -164,9 +164,20 @@ export class NewtonSolver {
     this.nhat = new Float64Array(2 * t.dampedSprings.count);
     this.cg = t.dense ? null : new PcgWorkspace(n);
     this.phiHistory = new Float64Array(65);
+    this.refreshParams();
+  }
+
+  /**
+   * The topology's numeric data changed in place (src/solver/topology.ts refreshTopology: masses,
+   * fixed DOFs, element parameters, uniform forces): take the drag coefficient afresh and refactor
+   * the PCG preconditioner at the next solve. Nothing symbolic is redone.
+   */
+  refreshParams(): void {
+    const t = this.t;
     let b = 0;
     for (let u = 0; u < t.uniformCount; u++) if (t.uniformKind[u] === UNIFORM_DRAG) b += t.uniform[3 * u + 2]!;
     this.dragB = b;
+    this.precondStale = true;
   }
 
   /**

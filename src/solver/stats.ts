@@ -26,6 +26,15 @@ export interface StepStats {
   /** Contact-pattern rebuilds (pattern + symbolic factorization) in the last step / since creation. */
   contactRebuilds: number;
   contactRebuildsTotal: number;
+  /** Topology builds since creation (entities added or removed, or a node reference edited). */
+  topologyBuilds: number;
+  /**
+   * Symbolic analyses since creation: a Workspace built (fill-reducing ordering + symbolic LDLᵀ, or
+   * a dense LU), after a topology build or a contact-pattern growth. A parameter edit adds none.
+   */
+  symbolicBuilds: number;
+  /** Component edits that refreshed the topology's numeric data in place, since creation (steps with an edit). */
+  paramRefreshes: number;
   /**
    * Milliseconds spent in each pipeline stage in the last step, indexed by stage
    * (src/systems/pipeline.ts: STAGES; user systems count in the stage they run in), when the
@@ -43,6 +52,7 @@ export function createStepStats(): StepStats {
   return {
     newtonIters: 0, converged: true, linearPath: 'none', failSafe: '', failSafeSteps: 0,
     contactCandidates: 0, contactTouching: 0, contactRebuilds: 0, contactRebuildsTotal: 0,
+    topologyBuilds: 0, symbolicBuilds: 0, paramRefreshes: 0,
     stageMs: new Float64Array(MAX_STAGES), stepMs: 0,
   };
 }

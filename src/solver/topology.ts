@@ -7,6 +7,12 @@
  * maps from element Hessians to matrix slots are computed here, once.
  * Nothing here depends on bitECS query order, so results never depend on the
  * history of removals.
+ *
+ * The components stay the source of truth: `diffTopology` (every step, allocation-free loop
+ * kernels over creation order) finds component data that no longer matches the topology's copies,
+ * and `refreshTopology` refreshes only the numeric derived data (masses, fixed-DOF slots, element
+ * parameters, uniform forces) — never the pattern, the ordering or a symbolic factorization. An
+ * edited node reference (an element now using another particle) is a topology change instead.
  */
 import type { Components } from '../components';
 import { InputError } from '../errors';
@@ -23,6 +29,8 @@ export interface ElementFamily {
   p: number;
   /** Scatter map from the local (2k)² Hessian to matrix slots (−1: upper triangle). */
   scatter: Int32Array;
+  /** Entity id of each element (creation order): where `diffTopology` reads the components. */
+  eids: Int32Array;
 }
 
 export interface Topology {
@@ -46,6 +54,9 @@ export interface Topology {
   /** ρĀ of each triangle (its total mass; 0 without density). */
   triMass: Float64Array;
   fixed: Uint8Array;
+  /** Particles' contact radius and body id (copies: contact reads them per topology; see paramsVersion). */
+  radius: Float64Array;
+  body: Int32Array;
   /** Elastic-body springs: params alpha, l0. */
   springs: ElementFamily;
   /** Bending hinges: params alpha, theta0, ebSum. */
@@ -62,6 +73,9 @@ export interface Topology {
   uniformCount: number;
   uniformKind: Uint8Array;
   uniform: Float64Array;
+  uniformEids: Int32Array;
+  /** Drawn / rod edges (contact only, not in the pattern): params radius. */
+  edges: ElementFamily;
   pattern: SymPattern;
   /**
    * True when the system matrix is not symmetric (FOSSSim damped springs and
@@ -106,7 +120,10 @@ export function createEntityLists(): EntityLists {
 }
 
 function family(count: number, k: number, p: number): ElementFamily {
-  return { count, k, p, nodes: new Int32Array(count * k), params: new Float64Array(count * p), scatter: new Int32Array(0) };
+  return {
+    count, k, p, nodes: new Int32Array(count * k), params: new Float64Array(count * p), scatter: new Int32Array(0),
+    eids: new Int32Array(count),
+  };
 }
 
 /** One element family from creation-ordered entity ids: node fields become dense particle indices, param fields are copied. */
@@ -116,6 +133,7 @@ function gatherFamily(
   const k = nodeFields.length, p = paramFields.length;
   const f = family(ids.length, k, p);
   ids.forEach((e, s) => {
+    f.eids[s] = e;
     for (let a = 0; a < k; a++) f.nodes[k * s + a] = idx(store[nodeFields[a]!]![e]!);
     for (let q = 0; q < p; q++) f.params[p * s + q] = store[paramFields[q]!]![e]!;
   });
@@ -153,18 +171,21 @@ export function buildTopology(c: Components, lists: EntityLists, opts: TopologyO
   for (let i = 0; i < n; i++) denseIndex.set(particleEids[i]!, i);
   const idx = (eid: number): number => {
     const i = denseIndex.get(eid);
-    if (i === undefined) throw new Error(`element refers to particle entity ${eid}, which is not in the world`);
+    if (i === undefined) throw new InputError(`an element refers to entity ${eid}, which is not a particle of this world`);
     return i;
   };
 
-  const mass = new Float64Array(ndof);
+  const pointMass = new Float64Array(ndof);
   const fixed = new Uint8Array(n);
+  const radius = new Float64Array(n);
+  const body = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const e = particleEids[i]!;
-    mass[2 * i] = mass[2 * i + 1] = P.m[e]!;
+    pointMass[2 * i] = pointMass[2 * i + 1] = P.m[e]!;
     fixed[i] = P.fixed[e]!;
+    radius[i] = P.radius[e]!;
+    body[i] = P.body[e]!;
   }
-  const pointMass = Float64Array.from(mass);
 
   const gather = <S extends object>(ids: number[], store: S, nodeFields: (keyof S)[], paramFields: (keyof S)[]) =>
     gatherFamily(ids, store as unknown as Record<string, ArrayLike<number>>, nodeFields as string[], paramFields as string[], idx);
@@ -177,24 +198,15 @@ export function buildTopology(c: Components, lists: EntityLists, opts: TopologyO
   const gravitation = gather(lists.gravitation, c.Gravitation, ['a', 'b'], ['G']);
   const vortices = gather(lists.vortices, c.Vortex, ['a', 'b'], ['kbs', 'kvc']);
 
-  // Lumped mass from density: each vertex gets ρA/3 (the consistent blocks use triMass).
+  const edges = gather(lists.edges, c.Edge, ['a', 'b'], ['radius']);
   const triMass = new Float64Array(lists.triangles.length);
-  lists.triangles.forEach((e, s) => {
-    triMass[s] = T.density[e]! * T.area[e]!;
-    const lump = triMass[s]! / 3;
-    if (lump > 0) {
-      for (let a = 0; a < 3; a++) {
-        const i = triangles.nodes[3 * s + a]!;
-        mass[2 * i] = mass[2 * i]! + lump;
-        mass[2 * i + 1] = mass[2 * i + 1]! + lump;
-      }
-    }
-  });
+  for (let s = 0; s < triMass.length; s++) triMass[s] = T.density[triangles.eids[s]!]! * T.area[triangles.eids[s]!]!;
 
   const U = c.UniformForce;
   const uniformCount = lists.uniform.length;
   const uniformKind = new Uint8Array(uniformCount);
   const uniform = new Float64Array(3 * uniformCount);
+  const uniformEids = Int32Array.from(lists.uniform);
   lists.uniform.forEach((e, s) => {
     uniformKind[s] = U.kind[e]!;
     uniform[3 * s] = U.fx[e]!;
@@ -202,21 +214,48 @@ export function buildTopology(c: Components, lists: EntityLists, opts: TopologyO
     uniform[3 * s + 2] = U.b[e]!;
   });
 
-  let dense = vortices.count > 0;
-  for (let e = 0; e < dampedSprings.count; e++) if (dampedSprings.params[3 * e + 2] !== 0) dense = true;
+  const dense = needsDense(vortices, dampedSprings);
   if (dense && ndof > DENSE_MAX_DOFS) throw denseTooLarge(n);
 
   const t: Topology = {
-    n, ndof, particleEids, mass, fixed,
+    n, ndof, particleEids, mass: new Float64Array(ndof), fixed, radius, body,
     massMatrix: opts.massMatrix ?? 'lumped', pointMass, triMass,
     springs, hinges, triangles, dampedSprings, gravitation, vortices,
-    uniformCount, uniformKind, uniform,
-    pattern: { n: 0, colPtr: new Int32Array(1), rowIdx: new Int32Array(0), nnz: 0 }, dense, diag: new Int32Array(0),
-    fixedOffDiagSlots: new Int32Array(0), fixedDiagSlots: new Int32Array(0),
+    uniformCount, uniformKind, uniform, uniformEids, edges,
+    pattern: { n: 0, colPtr: new Int32Array(1), rowIdx: new Int32Array(0), nnz: 0 }, dense,
+    diag: new Int32Array(0), fixedOffDiagSlots: new Int32Array(0), fixedDiagSlots: new Int32Array(0),
     contactPairs: new Int32Array(0), contactPairCount: 0, patternBuilds: 0,
   };
+  lumpMasses(t);
   assignPattern(t);
   return t;
+}
+
+/** FOSSSim's non-symmetric Jacobians (vortices, damped springs with damping) need the dense LU. */
+function needsDense(vortices: ElementFamily, dampedSprings: ElementFamily): boolean {
+  let dense = vortices.count > 0;
+  for (let e = 0; e < dampedSprings.count; e++) if (dampedSprings.params[3 * e + 2] !== 0) dense = true;
+  return dense;
+}
+
+/**
+ * Per-DOF lumped masses: the particles' own masses, then ρĀ/3 from each triangle with a density
+ * added to its vertices in creation order (the consistent blocks use triMass). Used by the build
+ * and by a refresh, so both give the same bits.
+ */
+function lumpMasses(t: Topology): void {
+  const mass = t.mass, pm = t.pointMass, tr = t.triangles;
+  for (let i = 0; i < t.ndof; i++) mass[i] = pm[i]!;
+  for (let s = 0; s < tr.count; s++) {
+    const lump = t.triMass[s]! / 3;
+    if (lump > 0) {
+      for (let a = 0; a < 3; a++) {
+        const i = tr.nodes[3 * s + a]!;
+        mass[2 * i] = mass[2 * i]! + lump;
+        mass[2 * i + 1] = mass[2 * i + 1]! + lump;
+      }
+    }
+  }
 }
 
 /**
@@ -225,31 +264,42 @@ export function buildTopology(c: Components, lists: EntityLists, opts: TopologyO
  * grows the pattern (addContactPairs).
  */
 function assignPattern(t: Topology): void {
-  const { n, ndof, fixed, dense } = t;
+  const { n, ndof, dense } = t;
   const fams = [t.springs, t.hinges, t.triangles, t.dampedSprings, t.gravitation, t.vortices];
   const groups = fams.map((f) => ({ nodes: f.nodes, k: f.k }));
   if (t.contactPairCount > 0) groups.push({ nodes: t.contactPairs.subarray(0, 2 * t.contactPairCount), k: 2 });
   const pattern = buildPattern(n, 2, groups);
 
-  const offDiag: number[] = [];
-  const fixedDiag: number[] = [];
   let diag: Int32Array;
   if (dense) {
     for (const f of fams) f.scatter = denseScatter(ndof, f.nodes, f.k);
     diag = new Int32Array(ndof);
     for (let i = 0; i < ndof; i++) diag[i] = i * ndof + i;
+  } else {
+    for (const f of fams) f.scatter = buildScatter(pattern, f.nodes, f.k, 2);
+    diag = diagonalSlots(pattern);
+  }
+  t.pattern = pattern;
+  t.diag = diag;
+  assignFixedSlots(t);
+  t.patternBuilds++;
+}
+
+/** The matrix slots of fixed DOFs (diagonal, and off the diagonal in their rows and columns), from the pattern and `fixed`. */
+function assignFixedSlots(t: Topology): void {
+  const { ndof, fixed, dense, pattern } = t;
+  const offDiag: number[] = [];
+  const fixedDiag: number[] = [];
+  if (dense) {
     for (let i = 0; i < ndof; i++) {
       for (let j = 0; j < ndof; j++) {
         if (i === j) {
-          if (fixed[i >> 1] === 1) fixedDiag.push(diag[i]!);
+          if (fixed[i >> 1] === 1) fixedDiag.push(t.diag[i]!);
         } else if (fixed[i >> 1] === 1 || fixed[j >> 1] === 1) {
           offDiag.push(i * ndof + j);
         }
       }
     }
-  } else {
-    for (const f of fams) f.scatter = buildScatter(pattern, f.nodes, f.k, 2);
-    diag = diagonalSlots(pattern);
   }
   for (let col = 0; col < ndof && !dense; col++) {
     for (let s = pattern.colPtr[col]!; s < pattern.colPtr[col + 1]!; s++) {
@@ -264,11 +314,8 @@ function assignPattern(t: Topology): void {
     }
   }
 
-  t.pattern = pattern;
-  t.diag = diag;
   t.fixedOffDiagSlots = Int32Array.from(offDiag);
   t.fixedDiagSlots = Int32Array.from(fixedDiag);
-  t.patternBuilds++;
 }
 
 /**
@@ -330,4 +377,217 @@ export function scatter(values: Float64Array, f: ElementFamily, e: number, h: Fl
     const slot = map[base + r]!;
     if (slot >= 0) values[slot] = values[slot]! + scale * h[r]!;
   }
+}
+
+// ---- components → topology: change detection and numeric refresh ------------------------------
+
+/** `diffTopology` bits: which stores hold data that differs from the topology's copies. */
+export const DIFF_PARTICLES = 1;
+export const DIFF_SPRINGS = 2;
+export const DIFF_HINGES = 4;
+export const DIFF_TRIANGLES = 8;
+export const DIFF_DAMPED_SPRINGS = 16;
+export const DIFF_GRAVITATION = 32;
+export const DIFF_VORTICES = 64;
+export const DIFF_UNIFORM = 128;
+export const DIFF_EDGES = 256;
+
+/** `refreshTopology` result bits. */
+/** Numeric data the solver reads changed (masses, fixed DOFs, element parameters, uniform forces). */
+export const REFRESH_SOLVER = 1;
+/** Data contact reads per topology changed (masses, fixed, radii, body ids): see StepContext.paramsVersion. */
+export const REFRESH_CONTACT = 2;
+/** An element now uses other particles, or the matrix became (non-)symmetric: rebuild the topology. */
+export const REFRESH_STRUCTURE = 4;
+
+/**
+ * Which component stores differ from the topology's copies (DIFF_* bits; 0: none). Every step,
+ * before the solve: allocation-free loop kernels over creation order, one per family, each
+ * returning the first differing element (−1: none). Reads the stores' fields afresh (they grow).
+ */
+export function diffTopology(t: Topology, c: Components): number {
+  const pe = t.particleEids;
+  const P = c.Particle, S = c.ElasticSpring, H = c.Hinge, T = c.Triangle, D = c.DampedSpring;
+  const G = c.Gravitation, V = c.Vortex, U = c.UniformForce, E = c.Edge;
+  let mask = 0;
+  if (diffParticles(t.n, pe, P.m, P.fixed, P.radius, P.body, t.pointMass, t.fixed, t.radius, t.body) >= 0) mask |= DIFF_PARTICLES;
+  const s = t.springs, h = t.hinges, tr = t.triangles, d = t.dampedSprings, g = t.gravitation, v = t.vortices, e = t.edges;
+  if (diffFamily2x2(s.count, s.eids, s.nodes, pe, S.a, S.b, S.alpha, S.l0, s.params) >= 0) mask |= DIFF_SPRINGS;
+  if (diffFamily3x3(h.count, h.eids, h.nodes, pe, H.a, H.b, H.c, H.alpha, H.theta0, H.ebSum, h.params) >= 0) mask |= DIFF_HINGES;
+  if (diffTriangles(tr.count, tr.eids, tr.nodes, pe, T.a, T.b, T.c, T.youngsModulus, T.poissonRatio, T.area,
+    T.b00, T.b01, T.b10, T.b11, T.material, T.density, tr.params, t.triMass) >= 0) mask |= DIFF_TRIANGLES;
+  if (diffFamily2x3(d.count, d.eids, d.nodes, pe, D.a, D.b, D.k, D.l0, D.damping, d.params) >= 0) mask |= DIFF_DAMPED_SPRINGS;
+  if (diffFamily2x1(g.count, g.eids, g.nodes, pe, G.a, G.b, G.G, g.params) >= 0) mask |= DIFF_GRAVITATION;
+  if (diffFamily2x2(v.count, v.eids, v.nodes, pe, V.a, V.b, V.kbs, V.kvc, v.params) >= 0) mask |= DIFF_VORTICES;
+  if (diffUniform(t.uniformCount, t.uniformEids, U.kind, U.fx, U.fy, U.b, t.uniformKind, t.uniform) >= 0) mask |= DIFF_UNIFORM;
+  if (diffFamily2x1(e.count, e.eids, e.nodes, pe, E.a, E.b, E.radius, e.params) >= 0) mask |= DIFF_EDGES;
+  return mask;
+}
+
+function diffParticles(
+  n: number, pe: Int32Array, m: Float64Array, fixed: Uint8Array, radius: Float64Array, body: Int32Array,
+  tm: Float64Array, tf: Uint8Array, tr: Float64Array, tb: Int32Array,
+): number {
+  for (let i = 0; i < n; i++) {
+    const e = pe[i]!;
+    if (m[e] !== tm[2 * i] || fixed[e] !== tf[i] || radius[e] !== tr[i] || body[e] !== tb[i]) return i;
+  }
+  return -1;
+}
+
+function diffFamily2x1(
+  count: number, eids: Int32Array, nodes: Int32Array, pe: Int32Array, a: Int32Array, b: Int32Array,
+  p0: Float64Array, q: Float64Array,
+): number {
+  for (let s = 0; s < count; s++) {
+    const e = eids[s]!;
+    if (pe[nodes[2 * s]!] !== a[e] || pe[nodes[2 * s + 1]!] !== b[e] || p0[e] !== q[s]) return s;
+  }
+  return -1;
+}
+
+function diffFamily2x2(
+  count: number, eids: Int32Array, nodes: Int32Array, pe: Int32Array, a: Int32Array, b: Int32Array,
+  p0: Float64Array, p1: Float64Array, q: Float64Array,
+): number {
+  for (let s = 0; s < count; s++) {
+    const e = eids[s]!;
+    if (pe[nodes[2 * s]!] !== a[e] || pe[nodes[2 * s + 1]!] !== b[e] || p0[e] !== q[2 * s] || p1[e] !== q[2 * s + 1]) return s;
+  }
+  return -1;
+}
+
+function diffFamily2x3(
+  count: number, eids: Int32Array, nodes: Int32Array, pe: Int32Array, a: Int32Array, b: Int32Array,
+  p0: Float64Array, p1: Float64Array, p2: Float64Array, q: Float64Array,
+): number {
+  for (let s = 0; s < count; s++) {
+    const e = eids[s]!;
+    if (pe[nodes[2 * s]!] !== a[e] || pe[nodes[2 * s + 1]!] !== b[e] ||
+      p0[e] !== q[3 * s] || p1[e] !== q[3 * s + 1] || p2[e] !== q[3 * s + 2]) return s;
+  }
+  return -1;
+}
+
+function diffFamily3x3(
+  count: number, eids: Int32Array, nodes: Int32Array, pe: Int32Array, a: Int32Array, b: Int32Array, c: Int32Array,
+  p0: Float64Array, p1: Float64Array, p2: Float64Array, q: Float64Array,
+): number {
+  for (let s = 0; s < count; s++) {
+    const e = eids[s]!;
+    if (pe[nodes[3 * s]!] !== a[e] || pe[nodes[3 * s + 1]!] !== b[e] || pe[nodes[3 * s + 2]!] !== c[e] ||
+      p0[e] !== q[3 * s] || p1[e] !== q[3 * s + 1] || p2[e] !== q[3 * s + 2]) return s;
+  }
+  return -1;
+}
+
+/**
+ * Triangles: nodes, params E, nu, area, b00, b01, b10, b11, material (8 per triangle), and ρĀ
+ * against triMass (a density edit changes it).
+ */
+function diffTriangles(
+  count: number, eids: Int32Array, nodes: Int32Array, pe: Int32Array, a: Int32Array, b: Int32Array, c: Int32Array,
+  E: Float64Array, nu: Float64Array, area: Float64Array, b00: Float64Array, b01: Float64Array, b10: Float64Array,
+  b11: Float64Array, mat: Uint8Array, density: Float64Array, q: Float64Array, triMass: Float64Array,
+): number {
+  for (let s = 0; s < count; s++) {
+    const e = eids[s]!, p = 8 * s;
+    if (pe[nodes[3 * s]!] !== a[e] || pe[nodes[3 * s + 1]!] !== b[e] || pe[nodes[3 * s + 2]!] !== c[e] ||
+      E[e] !== q[p] || nu[e] !== q[p + 1] || area[e] !== q[p + 2] || b00[e] !== q[p + 3] || b01[e] !== q[p + 4] ||
+      b10[e] !== q[p + 5] || b11[e] !== q[p + 6] || mat[e] !== q[p + 7] || density[e]! * area[e]! !== triMass[s]) return s;
+  }
+  return -1;
+}
+
+function diffUniform(
+  count: number, eids: Int32Array, kind: Uint8Array, fx: Float64Array, fy: Float64Array, b: Float64Array,
+  tk: Uint8Array, q: Float64Array,
+): number {
+  for (let s = 0; s < count; s++) {
+    const e = eids[s]!;
+    if (kind[e] !== tk[s] || fx[e] !== q[3 * s] || fy[e] !== q[3 * s + 1] || b[e] !== q[3 * s + 2]) return s;
+  }
+  return -1;
+}
+
+/** Node and parameter fields of each element family, in the topology's parameter layout. */
+const FAMILY_FIELDS: [number, keyof Topology, keyof Components, string[], string[]][] = [
+  [DIFF_SPRINGS, 'springs', 'ElasticSpring', ['a', 'b'], ['alpha', 'l0']],
+  [DIFF_HINGES, 'hinges', 'Hinge', ['a', 'b', 'c'], ['alpha', 'theta0', 'ebSum']],
+  [DIFF_TRIANGLES, 'triangles', 'Triangle', ['a', 'b', 'c'], ['youngsModulus', 'poissonRatio', 'area', 'b00', 'b01', 'b10', 'b11', 'material']],
+  [DIFF_DAMPED_SPRINGS, 'dampedSprings', 'DampedSpring', ['a', 'b'], ['k', 'l0', 'damping']],
+  [DIFF_GRAVITATION, 'gravitation', 'Gravitation', ['a', 'b'], ['G']],
+  [DIFF_VORTICES, 'vortices', 'Vortex', ['a', 'b'], ['kbs', 'kvc']],
+  [DIFF_EDGES, 'edges', 'Edge', ['a', 'b'], ['radius']],
+];
+
+/**
+ * Copy the stores flagged in `mask` (a diffTopology result; the caller has validated the data)
+ * into the topology and refresh what is derived from them: lumped masses, the fixed-DOF slot
+ * lists, element parameters, uniform forces. Never the pattern, scatter maps, ordering or a
+ * symbolic factorization. Returns REFRESH_* bits; with REFRESH_STRUCTURE (an element's node
+ * changed, or a damping edit changed the matrix's symmetry) nothing is guaranteed copied and the
+ * caller rebuilds the topology. Runs only when something changed: may allocate.
+ */
+export function refreshTopology(t: Topology, c: Components, mask: number): number {
+  const pe = t.particleEids;
+  // node edits are topology changes: check them all before copying anything
+  for (const [bit, name, store, nodeFields] of FAMILY_FIELDS) {
+    if ((mask & bit) === 0) continue;
+    const f = t[name] as ElementFamily, S = c[store] as unknown as Record<string, ArrayLike<number>>;
+    for (let s = 0; s < f.count; s++) {
+      for (let a = 0; a < f.k; a++) if (pe[f.nodes[f.k * s + a]!] !== S[nodeFields[a]!]![f.eids[s]!]) return REFRESH_STRUCTURE;
+    }
+  }
+  let out = 0, massChanged = false, fixedChanged = false;
+  if ((mask & DIFF_PARTICLES) !== 0) {
+    const P = c.Particle;
+    for (let i = 0; i < t.n; i++) {
+      const e = pe[i]!;
+      if (P.m[e] !== t.pointMass[2 * i]) massChanged = true;
+      if (P.fixed[e] !== t.fixed[i]) fixedChanged = true;
+      t.pointMass[2 * i] = t.pointMass[2 * i + 1] = P.m[e]!;
+      t.fixed[i] = P.fixed[e]!;
+      t.radius[i] = P.radius[e]!;
+      t.body[i] = P.body[e]!;
+    }
+    out |= REFRESH_CONTACT;
+  }
+  for (const [bit, name, store, , paramFields] of FAMILY_FIELDS) {
+    if ((mask & bit) === 0) continue;
+    const f = t[name] as ElementFamily, S = c[store] as unknown as Record<string, ArrayLike<number>>;
+    for (let s = 0; s < f.count; s++) {
+      for (let q = 0; q < f.p; q++) f.params[f.p * s + q] = S[paramFields[q]!]![f.eids[s]!]!;
+    }
+    out |= bit === DIFF_EDGES ? REFRESH_CONTACT : REFRESH_SOLVER;
+  }
+  if ((mask & DIFF_TRIANGLES) !== 0) {
+    const T = c.Triangle, tr = t.triangles;
+    for (let s = 0; s < tr.count; s++) {
+      const m = T.density[tr.eids[s]!]! * T.area[tr.eids[s]!]!;
+      if (m !== t.triMass[s]) massChanged = true;
+      t.triMass[s] = m;
+    }
+  }
+  if ((mask & DIFF_DAMPED_SPRINGS) !== 0 && needsDense(t.vortices, t.dampedSprings) !== t.dense) return REFRESH_STRUCTURE;
+  if ((mask & DIFF_UNIFORM) !== 0) {
+    const U = c.UniformForce;
+    for (let s = 0; s < t.uniformCount; s++) {
+      const e = t.uniformEids[s]!;
+      t.uniformKind[s] = U.kind[e]!;
+      t.uniform[3 * s] = U.fx[e]!;
+      t.uniform[3 * s + 1] = U.fy[e]!;
+      t.uniform[3 * s + 2] = U.b[e]!;
+    }
+    out |= REFRESH_SOLVER;
+  }
+  if (massChanged) {
+    lumpMasses(t);
+    out |= REFRESH_SOLVER | REFRESH_CONTACT;
+  }
+  if (fixedChanged) {
+    assignFixedSlots(t);
+    out |= REFRESH_SOLVER | REFRESH_CONTACT;
+  }
+  return out;
 }

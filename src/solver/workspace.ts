@@ -39,6 +39,7 @@ export class Workspace {
     this.values = new Float64Array(t.dense ? n * n : t.pattern.nnz);
     this.solver = t.dense ? null : new SymmetricSolver(t.pattern);
     this.lu = t.dense ? new DenseLU(n) : null;
+    stats.symbolicBuilds++;
   }
 
   /** Solve ws.values · out = rhs with the topology's solver. */

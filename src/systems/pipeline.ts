@@ -29,12 +29,13 @@ import { InputError, SimulationError } from '../errors';
 import type { Components } from '../components';
 import { ContactSystem } from '../collision/contact';
 import type { PenaltyTerm } from '../collision/penalty';
-import { newtonSolverOf, type EntityLists, type IntegratorType, type StepContext } from '../solver/context';
+import { createEntityLists, newtonSolverOf, type EntityLists, type IntegratorType, type StepContext } from '../solver/context';
 import { explicitEuler, implicitEulerFosssim, symplecticEuler, FOSSSIM_NEWTON_MAX_ITERS } from '../solver/integrators';
 import type { NewtonSettings } from '../solver/newton';
 import { createStepStats, MAX_STAGES } from '../solver/stats';
 import { buildTopology } from '../solver/topology';
 import { Workspace } from '../solver/workspace';
+import { admitEntities, syncParams } from './ecs';
 import { AnchorSet, ForceModel } from './forces';
 
 /** The stages, in run order. */
@@ -93,8 +94,8 @@ export class Pipeline {
       // copy, as a field first stored as a double would make them do (16 B per read; the allocation
       // gate sees it; docs/design.md, "Scratch and calling convention"). Assigned right below.
       dt: null as unknown as number, integrator: o.integrator, newton: o.newton, massMatrix: o.massMatrix,
-      c: o.c, lists: o.lists,
-      topologyDirty: true, topology, model: this.forceModel, workspace: new Workspace(topology, stats), newtonSolver: null,
+      c: o.c, lists: o.lists, pending: createEntityLists(),
+      topologyDirty: true, paramsVersion: 0, topology, model: this.forceModel, workspace: new Workspace(topology, stats), newtonSolver: null,
       x: new Float64Array(0), v: new Float64Array(0), stepCount: 0, stats,
     };
     this.ctx.dt = o.dt;
@@ -239,6 +240,8 @@ function isNumericalFailure(e: unknown): boolean {
 
 function syncStage(p: Pipeline): void {
   const ctx = p.ctx;
+  // components are the source of truth: edits refresh the topology's numbers in place (src/systems/ecs.ts)
+  if (!ctx.topologyDirty) syncParams(ctx);
   if (ctx.topologyDirty) rebuildTopology(p);
   const t = ctx.topology, P = ctx.c.Particle;
   gatherKernel(t.n, t.particleEids, P.x, P.y, P.vx, P.vy, ctx.x, ctx.v);
@@ -298,10 +301,15 @@ function integrate(ctx: StepContext): void {
   }
 }
 
-/** Rebuild everything derived from the set of entities (setup rate: allocates). */
+/**
+ * Rebuild everything derived from the set of entities (setup rate: allocates): bitECS-created
+ * entities get their defaults and every entity's data is validated first (src/systems/ecs.ts).
+ */
 function rebuildTopology(p: Pipeline): void {
   const ctx = p.ctx;
+  admitEntities(ctx);
   const t = buildTopology(ctx.c, ctx.lists, { massMatrix: ctx.massMatrix });
+  ctx.stats.topologyBuilds++;
   const model = new ForceModel(t);
   model.anchors = p.anchors;
   if (p.penalty) model.penalty = p.penalty.attach(t); // before the workspace: it may grow the pattern
