@@ -18,6 +18,8 @@ import { DEFAULT_EDGE_RADIUS, DEFAULT_PARTICLE_RADIUS, EcsBridge, hingeRest, res
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT, type ContactSystem } from './collision/contact';
 import type { PenaltyTerm } from './collision/penalty';
 import { engineWarmedUp, runWarmUp } from './warmup';
+import { applySnapshot, readSnapshot, stateHash, stateHashes, writeSnapshot } from './systems/snapshot';
+import { ENGINE_VERSION } from './version';
 
 export interface WorldOptions {
   /** Fixed step (s), default 1/60. */
@@ -626,6 +628,48 @@ export class PhysicsWorld {
   /** Remove a system added with addSystem; returns whether it was there. */
   removeSystem(fn: SystemFn): boolean {
     return this.pipeline.removeSystem(fn);
+  }
+
+  // ---- snapshots and the state hash (src/systems/snapshot.ts, docs/replay.md) -------------------
+
+  /**
+   * The complete state of the world as bytes: restore() (here or in another world, another process,
+   * another JavaScript engine) continues bit for bit as this world would.
+   */
+  snapshot(): Uint8Array {
+    return writeSnapshot(this.pipeline, this.ecs, { nextBody: this.nextBody, engineVersion: ENGINE_VERSION });
+  }
+
+  /**
+   * Make this world hold a snapshot's state (its engine entities are replaced; user systems stay).
+   * Bad bytes (truncated, another format version, a corrupted checksum) throw an InputError and
+   * leave the world as it was.
+   */
+  restore(bytes: Uint8Array): void {
+    const data = readSnapshot(bytes, this.c);
+    applySnapshot(this.pipeline, this.ecs, data, (on) => {
+      this.bridge.suspended = on;
+    });
+    this.nextBody = data.nextBody;
+  }
+
+  /** A new world holding a snapshot's state. */
+  static fromSnapshot(bytes: Uint8Array): PhysicsWorld {
+    const data = readSnapshot(bytes, createComponents()); // check first: no world is made from bad bytes
+    void data;
+    const w = new PhysicsWorld({ gravity: null });
+    w.restore(bytes);
+    return w;
+  }
+
+  /** 64-bit hash (16 hex digits) of the exact bits of everything that determines the future. */
+  stateHash(): string {
+    return stateHash(this.pipeline, this.ecs, { nextBody: this.nextBody, engineVersion: ENGINE_VERSION });
+  }
+
+  /** Hashes of the state's parts (positions, velocities, other components, contact): which differs first. */
+  stateHashes(): Record<string, string> {
+    return stateHashes(this.pipeline);
   }
 
   /** Advance one fixed step of dt. */

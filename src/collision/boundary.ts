@@ -81,8 +81,22 @@ export function emptyBoundary(): ContactBoundary {
   return new ContactBoundary(null, f, f, i, i, u, i, i, i, i, u, i, f, 0, 0, 0);
 }
 
-/** The contact boundary of ctx.topology (positions from the components, for orientation and edge lengths). */
-export function buildBoundary(ctx: StepContext): ContactBoundary {
+/**
+ * How a boundary was oriented when it was built (positions at that time): the mesh and rod edges'
+ * end nodes and the mean edge length. A snapshot keeps it, so a restored world's boundary is the one
+ * the original world built, whatever the positions at the restore.
+ */
+export interface BoundaryOrientation {
+  ea: Int32Array;
+  eb: Int32Array;
+  meanEdge: number;
+}
+
+/**
+ * The contact boundary of ctx.topology (positions from the components, for orientation and edge
+ * lengths), or with a saved orientation (snapshots) when its edges match.
+ */
+export function buildBoundary(ctx: StepContext, saved: BoundaryOrientation | null = null): ContactBoundary {
   const t = ctx.topology;
   const n = t.n;
   const P = ctx.c.Particle;
@@ -145,6 +159,21 @@ export function buildBoundary(ctx: StepContext): ContactBoundary {
     rad.push(E.radius[e]!);
     opp.push(-1);
   }
+  let savedMean = -1;
+  if (saved && saved.ea.length === ea.length && saved.eb.length === ea.length) {
+    let same = true;
+    for (let k = 0; k < ea.length && same; k++) {
+      const a = saved.ea[k]!, b = saved.eb[k]!;
+      same = (a === ea[k] && b === eb[k]) || (a === eb[k] && b === ea[k]);
+    }
+    if (same) {
+      for (let k = 0; k < ea.length; k++) {
+        ea[k] = saved.ea[k]!;
+        eb[k] = saved.eb[k]!;
+      }
+      savedMean = saved.meanEdge;
+    }
+  }
   // Interior mesh nodes do not take part in body–body contact.
   const onBoundary = new Uint8Array(n);
   for (let k = 0; k < ea.length; k++) {
@@ -165,6 +194,6 @@ export function buildBoundary(ctx: StepContext): ContactBoundary {
   return new ContactBoundary(
     t, invMass, radius, bodyOf, eidOf, surface, nbA, nbB, Int32Array.from(ea), Int32Array.from(eb),
     Uint8Array.from(one), Int32Array.from(opp), Float64Array.from(rad),
-    ea.length > 0 ? sum / ea.length : 0, maxR, n > 0 ? minR : 0,
+    savedMean >= 0 ? savedMean : ea.length > 0 ? sum / ea.length : 0, maxR, n > 0 ? minR : 0,
   );
 }

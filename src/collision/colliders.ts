@@ -45,6 +45,12 @@ export class KinematicColliders {
   /** The collider eids of this step (ctx.lists.colliders as an Int32Array, for moveColliders). */
   private colE: Int32Array = new Int32Array(0);
 
+  /** Replace all polygon vertices (snapshots). */
+  setPolygonVertices(local: Float64Array): void {
+    this.polyLocal = Float64Array.from(local);
+    this.polyLocalCount = local.length / 2;
+  }
+
   /** Add local polygon vertices; returns their start index. */
   addPolygonVertices(local: ArrayLike<number>): number {
     const start = this.polyLocalCount;

@@ -24,6 +24,8 @@
  */
 import type { StepContext } from '../solver/context';
 import { buildBoundary, emptyBoundary, type ContactBoundary } from './boundary';
+import { setContactPairs } from '../solver/topology';
+import { rebuildSolver } from '../solver/context';
 import { ItemBroadphase } from './broadphase';
 import { growF } from './buffers';
 import { CandidateSearch } from './candidates';
@@ -34,11 +36,35 @@ import { ContactPairs } from './pairs';
 import { PatternBook } from './pattern-book';
 import { Refinement } from './refine';
 import { ContactResponse } from './response';
-import { ContactSettings } from './settings';
+import { CONTACT_SETTING_FIELDS, ContactSettings } from './settings';
 import { SimpleCollisionHandler } from './simple';
 
 export { COLLIDER_CIRCLE, COLLIDER_SEGMENT, COLLIDER_POLYGON } from './colliders';
 export type { ContactEvent } from './events';
+
+/**
+ * The contact state a step carries to the next (src/systems/snapshot.ts writes it): settings, polygon
+ * vertices, the boundary's orientation, the pattern book and the topology's contact pairs, the last
+ * step's active contacts. Plain numbers and typed arrays.
+ */
+export interface ContactState {
+  /** enabled, implicit, the boundary is current (built for this topology), the pair stamps are mapped. */
+  flags: Uint8Array;
+  mode: string;
+  simpleOrder: string;
+  /** ContactSettings in CONTACT_SETTING_FIELDS order. */
+  settings: Float64Array;
+  polyLocal: Float64Array;
+  /** Pattern book: step number, tokens; then counters (growths, deferred, dropped, pinned solves). */
+  counters: Float64Array;
+  contactPairs: Int32Array;
+  pairSeen: Int32Array;
+  /** The boundary's edges, ea and eb interleaved (when current). */
+  boundaryEdges: Int32Array;
+  meanEdge: number;
+  prevKeys: Float64Array;
+  prevEvents: Float64Array;
+}
 
 export class ContactSystem {
   /** Contact runs only when enabled (XML scenes: `<collision type="simple"/>`). */
@@ -174,6 +200,73 @@ export class ContactSystem {
       return;
     }
     log.collect(ctx, this.pairs, this.boundary, this.colliders);
+  }
+
+  /** The state this contact system carries to the next step (snapshots). */
+  exportState(ctx: StepContext): ContactState {
+    const t = ctx.topology, bnd = this.boundary;
+    const current = bnd.topology === t;
+    const book = this.book.exportState(t);
+    const edges = new Int32Array(current ? 2 * bnd.nE : 0);
+    if (current) for (let k = 0; k < bnd.nE; k++) {
+      edges[2 * k] = bnd.ea[k]!;
+      edges[2 * k + 1] = bnd.eb[k]!;
+    }
+    const ev = this.log.exportState();
+    return {
+      flags: Uint8Array.from([this.enabled ? 1 : 0, this.implicit ? 1 : 0, current ? 1 : 0, book.pairSeen ? 1 : 0]),
+      mode: this.mode,
+      simpleOrder: this.simpleOrder,
+      settings: Float64Array.from(CONTACT_SETTING_FIELDS, (f) => this.settings[f]),
+      polyLocal: this.colliders.polyLocal.slice(0, 2 * this.colliders.polyLocalCount),
+      counters: Float64Array.from([book.stepNo, book.tokens, this.book.growths, this.book.deferredRebuilds, this.book.droppedPairs, this.refinement.pinnedSolves]),
+      contactPairs: t.contactPairs.slice(0, 2 * t.contactPairCount),
+      pairSeen: book.pairSeen ?? new Int32Array(0),
+      boundaryEdges: edges,
+      meanEdge: current ? bnd.meanEdge : 0,
+      prevKeys: current ? ev.keys : new Float64Array(0),
+      prevEvents: current ? ev.events : new Float64Array(0),
+    };
+  }
+
+  /**
+   * Put a snapshot's contact state back, after the topology was rebuilt from the restored entities:
+   * the topology's contact pairs (pattern and linear solver rebuilt), the boundary as it was
+   * oriented, the pattern book, the last step's contacts.
+   */
+  importState(ctx: StepContext, s: ContactState): void {
+    this.enabled = s.flags[0] === 1;
+    this.implicit = s.flags[1] === 1;
+    this.mode = s.mode === 'simple' ? 'simple' : 'game';
+    this.simpleOrder = s.simpleOrder === 'contest' ? 'contest' : 'allpairs';
+    CONTACT_SETTING_FIELDS.forEach((f, k) => {
+      this.settings[f] = s.settings[k]!;
+    });
+    this.colliders.setPolygonVertices(s.polyLocal);
+    const t = ctx.topology;
+    if (s.contactPairs.length > 0) {
+      setContactPairs(t, s.contactPairs, s.contactPairs.length / 2);
+      rebuildSolver(ctx);
+    }
+    const c = s.counters;
+    this.book.growths = c[2]!;
+    this.book.deferredRebuilds = c[3]!;
+    this.book.droppedPairs = c[4]!;
+    this.refinement.pinnedSolves = c[5]!;
+    this.book.importState(t, c[0]!, c[1]!, s.flags[3] === 1 ? s.pairSeen : null);
+    if (s.flags[2] === 1) {
+      const nE = s.boundaryEdges.length / 2;
+      const ea = new Int32Array(nE), eb = new Int32Array(nE);
+      for (let k = 0; k < nE; k++) {
+        ea[k] = s.boundaryEdges[2 * k]!;
+        eb[k] = s.boundaryEdges[2 * k + 1]!;
+      }
+      this.boundary = buildBoundary(ctx, { ea, eb, meanEdge: s.meanEdge });
+      this.log.importState(s.prevKeys, s.prevEvents);
+    } else {
+      this.boundary = emptyBoundary();
+      this.log.reset();
+    }
   }
 
   /** Add local polygon vertices (a polygon collider's, counter-clockwise); returns their start index. */

@@ -97,6 +97,40 @@ export class ContactEvents {
   /** Events in prevKeys / prevPool (last step's active list). */
   private nPrev = 0;
 
+  /** The last step's active contacts (keys and events, 9 numbers each) for a snapshot. */
+  exportState(): { keys: Float64Array; events: Float64Array } {
+    const n = this.nPrev, events = new Float64Array(9 * n);
+    for (let k = 0; k < n; k++) {
+      const e = this.active[k]!; // this step's events: the next collect's prevPool
+      events.set([e.bodyA, e.particle, e.bodyB, e.collider, e.x, e.y, e.nx, e.ny, e.impulse], 9 * k);
+    }
+    return { keys: this.prevKeys.slice(0, n), events };
+  }
+
+  importState(keys: Float64Array, events: Float64Array): void {
+    const n = keys.length;
+    this.prevKeys = growF(this.prevKeys, n);
+    this.prevKeys.set(keys);
+    while (this.pool.length < n) this.pool.push(newEvent());
+    for (let k = 0; k < n; k++) {
+      const e = this.pool[k]!, o = 9 * k;
+      e.bodyA = events[o]!;
+      e.particle = events[o + 1]!;
+      e.bodyB = events[o + 2]!;
+      e.collider = events[o + 3]!;
+      e.x = events[o + 4]!;
+      e.y = events[o + 5]!;
+      e.nx = events[o + 6]!;
+      e.ny = events[o + 7]!;
+      e.impulse = events[o + 8]!;
+    }
+    this.nPrev = n;
+    this.begin.length = 0;
+    this.end.length = 0;
+    for (let k = 0; k < n; k++) put(this.active, k, this.pool[k]!);
+    truncate(this.active, n);
+  }
+
   /** Forget the last step's contacts (the topology changed): every current contact begins. */
   reset(): void {
     this.nPrev = 0;

@@ -49,6 +49,24 @@ export class PatternBook {
     this.s = s;
   }
 
+  /** What a snapshot keeps (the stamps only while they are mapped onto the current pattern). */
+  exportState(t: Topology): { stepNo: number; tokens: number; pairSeen: Int32Array | null } {
+    const mapped = this.seenTopoRef === t && this.slotPatternRef === t.pattern;
+    return { stepNo: this.stepNo, tokens: this.tokens[0]!, pairSeen: mapped ? this.pairSeen.slice(0, t.contactPairCount) : null };
+  }
+
+  /** Put a snapshot's state back (after the topology's contact pairs were restored). */
+  importState(t: Topology, stepNo: number, tokens: number, pairSeen: Int32Array | null): void {
+    this.stepNo = stepNo;
+    this.tokens[0] = tokens;
+    this.nNew = 0;
+    if (pairSeen && pairSeen.length === t.contactPairCount) this.mapPairs(t, pairSeen.slice());
+    else {
+      this.seenTopoRef = null;
+      this.slotPatternRef = null;
+    }
+  }
+
   /** A new step (the stamp of markSeen). */
   beginStep(): void {
     this.stepNo++;

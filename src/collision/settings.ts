@@ -34,3 +34,9 @@ export class ContactSettings {
   /** Gauss–Seidel passes of the post-solve response over its pairs per step. */
   iterations = 4;
 }
+
+/** The settings' numeric fields in a fixed order (snapshots). */
+export const CONTACT_SETTING_FIELDS = [
+  'cor', 'friction', 'cellSize', 'stiffness', 'frictionEpsV', 'margin', 'staleSteps', 'rebuildRate', 'rebuildBurst',
+  'maxRefinements', 'iterations',
+] as const satisfies readonly (keyof ContactSettings)[];

@@ -321,6 +321,17 @@ export class SparseLDLT {
     return true;
   }
 
+  /** Load a factorization taken from this symbolic structure (snapshots): L's values and D. False when the sizes differ. */
+  loadFactor(Lx: Float64Array, D: Float64Array): boolean {
+    if (Lx.length !== this.nnzL || D.length !== this.n) return false;
+    this.Lx.set(Lx);
+    this.D.set(D);
+    for (let k = 0; k < this.n; k++) this.invD[k] = 1 / D[k]!;
+    this.factored = true;
+    this.failedAt = -1;
+    return true;
+  }
+
   /** x = A^{-1} b using the last successful factorization. b and x may alias. */
   solve(b: Float64Array, x: Float64Array): void {
     if (!this.factored) throw new Error('SparseLDLT.solve: no valid factorization (factor() was not called or failed)');

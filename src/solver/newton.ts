@@ -286,6 +286,21 @@ export class NewtonSolver {
     }
   }
 
+  /** The PCG path's reused LDLᵀ factor (snapshots: it changes the next solves), or null when none is carried. */
+  reusedFactor(ws: Workspace): { Lx: Float64Array; D: Float64Array; stale: boolean } | null {
+    const solver = ws.solver;
+    if (!this.precondValid || !solver || ws.lu || this.t.ndof < this.pcgMinDofs || !solver.ldlt.factored) return null;
+    return { Lx: solver.ldlt.Lx.slice(0, solver.ldlt.nnzL), D: solver.ldlt.D.slice(), stale: this.precondStale };
+  }
+
+  /** Put a reused factor back (snapshots); false when it does not fit this topology's factor. */
+  restoreFactor(ws: Workspace, f: { Lx: Float64Array; D: Float64Array; stale: boolean }): boolean {
+    if (!ws.solver || !ws.solver.ldlt.loadFactor(f.Lx, f.D)) return false;
+    this.precondValid = true;
+    this.precondStale = f.stale;
+    return true;
+  }
+
   /**
    * LDLᵀ of ws.values. The game-mode system M + h²∇²Φ is positive definite by construction (PSD-
    * projected Hessians, positive masses), so a failed pivot is round-off on a badly scaled system,

@@ -61,6 +61,8 @@ export class EcsBridge {
   private readonly ctx: StepContext;
   /** True while add* creates an entity: it computes and validates its data itself, so nothing is queued. */
   private internal = false;
+  /** True while a snapshot is restored: it sets the lists itself (src/systems/snapshot.ts). */
+  suspended = false;
 
   constructor(ecs: World, ctx: StepContext) {
     this.ecs = ecs;
@@ -86,6 +88,7 @@ export class EcsBridge {
 
   private added(store: object, list: ListName, eid: number): void {
     ensureCapacity(store, eid + 1);
+    if (this.suspended) return;
     resetEntity(store, eid);
     this.ctx.lists[list].push(eid);
     if (!this.internal) this.ctx.pending[list].push(eid);
@@ -93,6 +96,7 @@ export class EcsBridge {
   }
 
   private removed(list: ListName, eid: number): void {
+    if (this.suspended) return;
     const ctx = this.ctx;
     dropFrom(ctx.lists[list], eid);
     dropFrom(ctx.pending[list], eid);

@@ -127,6 +127,11 @@ export class Pipeline {
     if (this.ctx.topologyDirty) rebuildTopology(this);
   }
 
+  /** Put a reused PCG factor back (snapshots). */
+  restoreFactor(f: { Lx: Float64Array; D: Float64Array; stale: boolean }): boolean {
+    return newtonSolverOf(this.ctx).restoreFactor(this.ctx.workspace, f);
+  }
+
   /** One fixed step of ctx.dt. */
   step(): void {
     const ctx = this.ctx;

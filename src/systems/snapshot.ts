@@ -1,0 +1,443 @@
+/**
+ * Snapshots: the complete state of a world as bytes, and the 64-bit state hash.
+ *
+ * A snapshot holds everything that determines the future of a world (docs/replay.md, "Snapshot
+ * format"): the settings and step counter; bitECS's entity index (so entities created after a
+ * restore get the same ids); every engine entity's component data, list by list in creation
+ * order; and the state the step carries from one step to the next — contact (settings, polygon
+ * vertices, the contact boundary's orientation, the pattern book, the topology's contact pairs, the
+ * last step's active contacts), the pointer anchors and, for systems solved by PCG, the reused LDLᵀ
+ * factor. Derived data (topology, pattern, ordering, symbolic factorization) is rebuilt on restore
+ * and comes out the same, because it is a function of what is stored.
+ *
+ * Not in a snapshot: user systems (code), a game's own components, and what a step recomputes
+ * before reading (candidates, Newton iterates, scratch).
+ *
+ * Bytes: 'ELSN' magic, format version, engine version, payload length, a 64-bit checksum of the
+ * payload, then the payload (little-endian). `readSnapshot` parses and checks everything before
+ * `applySnapshot` touches the world, so bad bytes never leave a half-changed world.
+ */
+import { addComponent, removeEntity, entityExists, $internal, type World } from 'bitecs';
+import type { Components } from '../components';
+import { ensureCapacity, type Field } from '../components/store';
+import type { ContactState } from '../collision/contact';
+import { InputError } from '../errors';
+import type { NewtonSettings } from '../solver/newton';
+import type { EntityLists } from '../solver/topology';
+import { ByteFormatError, ByteReader, ByteWriter, Hash64, hashBytes } from './bytes';
+import type { Pipeline } from './pipeline';
+import { STORE_LISTS } from './ecs';
+
+/** Snapshot format version: bump on any layout change (older snapshots are then refused with a clear message). */
+export const SNAPSHOT_FORMAT = 1;
+const MAGIC = 0x4e534c45; // 'ELSN' little-endian
+/** Largest entity id a snapshot may hold (guards allocations from corrupted bytes). */
+const MAX_ENTITY_ID = 1 << 24;
+
+const INTEGRATORS = ['explicit-euler', 'symplectic-euler', 'linearized-implicit-euler', 'implicit-euler'] as const;
+const LIST_NAMES: readonly (keyof EntityLists)[] = STORE_LISTS.map(([, l]) => l);
+
+/** Everything a snapshot holds, parsed and checked (applySnapshot writes it into a world). */
+export interface SnapshotData {
+  engineVersion: string;
+  dt: number;
+  integrator: (typeof INTEGRATORS)[number];
+  newton: NewtonSettings | 'fosssim';
+  massMatrix: 'lumped' | 'consistent';
+  stepCount: number;
+  nextBody: number;
+  entityIndex: { maxId: number; aliveCount: number; dense: number[] };
+  lists: EntityLists;
+  pending: EntityLists;
+  /** Per store, per field (spec order), the values of the store's entities in list order. */
+  stores: Map<keyof Components, Map<string, Field>>;
+  contact: ContactState;
+  anchors: { eid: Int32Array; target: Float64Array; k: Float64Array };
+  /** The reused LDLᵀ factor of the PCG path (L values, D), or null. */
+  factor: { Lx: Float64Array; D: Float64Array; stale: boolean } | null;
+}
+
+/** What the world adds that the pipeline does not know. */
+export interface WorldExtras {
+  nextBody: number;
+  engineVersion: string;
+}
+
+// ---- writing ------------------------------------------------------------------------------------
+
+export function writeSnapshot(p: Pipeline, ecs: World, extras: WorldExtras): Uint8Array {
+  const ctx = p.ctx;
+  p.ensureTopology();
+  const w = new ByteWriter();
+  w.f64(ctx.dt);
+  w.str(ctx.integrator);
+  writeNewton(w, ctx.newton);
+  w.str(ctx.massMatrix);
+  w.f64(ctx.stepCount);
+  w.u32(extras.nextBody);
+  // bitECS entity index
+  const index = entityIndexOf(ecs);
+  w.u32(index.maxId);
+  w.u32(index.aliveCount);
+  w.u32(index.dense.length);
+  w.i32s(index.dense);
+  // creation-ordered lists, entities created through bitECS awaiting their defaults
+  for (const name of LIST_NAMES) writeIds(w, ctx.lists[name]);
+  for (const name of LIST_NAMES) writeIds(w, ctx.pending[name]);
+  // component data, store by store, field by field, in list order
+  for (const [store, list] of STORE_LISTS) {
+    const S = ctx.c[store] as unknown as Record<string, Field>;
+    const ids = ctx.lists[list];
+    for (const field of fieldsOf(ctx.c[store])) writeField(w, S[field]!, ids);
+  }
+  writeContact(w, p.contact.exportState(ctx));
+  // anchors
+  const A = p.anchors;
+  w.u32(A.count);
+  w.i32s(A.eid, A.count);
+  w.f64s(A.target, 2 * A.count);
+  w.f64s(A.k, A.count);
+  // the PCG path's reused factor
+  const f = ctx.newtonSolver?.reusedFactor(ctx.workspace) ?? null;
+  w.u8(f ? 1 : 0);
+  if (f) {
+    w.u8(f.stale ? 1 : 0);
+    w.u32(f.Lx.length);
+    w.f64s(f.Lx);
+    w.u32(f.D.length);
+    w.f64s(f.D);
+  }
+  const payload = w.finish();
+  const out = new ByteWriter();
+  out.u32(MAGIC);
+  out.u32(SNAPSHOT_FORMAT);
+  out.str(extras.engineVersion);
+  out.u32(payload.length);
+  out.str(hashBytes(payload));
+  out.bytes(payload);
+  return out.finish();
+}
+
+function writeNewton(w: ByteWriter, n: NewtonSettings | 'fosssim'): void {
+  if (n === 'fosssim') {
+    w.u8(0);
+    return;
+  }
+  w.u8(1);
+  w.u32(n.maxIters);
+  w.f64(n.tolerance);
+  w.u8(n.lineSearch ? 1 : 0);
+  w.str(n.projection);
+}
+
+function writeIds(w: ByteWriter, ids: readonly number[]): void {
+  w.u32(ids.length);
+  w.i32s(ids);
+}
+
+function writeField(w: ByteWriter, a: Field, ids: readonly number[]): void {
+  for (let k = 0; k < ids.length; k++) {
+    const v = a[ids[k]!]!;
+    if (a instanceof Float64Array) w.f64(v);
+    else if (a instanceof Int32Array) w.i32(v);
+    else w.u8(v);
+  }
+}
+
+function writeContact(w: ByteWriter, s: ContactState): void {
+  w.u32(s.flags.length);
+  w.u8s(s.flags);
+  w.str(s.mode);
+  w.str(s.simpleOrder);
+  w.u32(s.settings.length);
+  w.f64s(s.settings);
+  w.u32(s.polyLocal.length);
+  w.f64s(s.polyLocal);
+  w.u32(s.counters.length);
+  w.f64s(s.counters);
+  w.u32(s.contactPairs.length);
+  w.i32s(s.contactPairs);
+  w.u32(s.pairSeen.length);
+  w.i32s(s.pairSeen);
+  w.u32(s.boundaryEdges.length);
+  w.i32s(s.boundaryEdges);
+  w.f64(s.meanEdge);
+  w.u32(s.prevKeys.length);
+  w.f64s(s.prevKeys);
+  w.u32(s.prevEvents.length);
+  w.f64s(s.prevEvents);
+}
+
+function fieldsOf(store: object): string[] {
+  return Object.keys((store as { __spec: Record<string, string> }).__spec);
+}
+
+interface EntityIndexLike {
+  aliveCount: number;
+  dense: number[];
+  sparse: number[];
+  maxId: number;
+  versioning: boolean;
+}
+
+function entityIndexOf(ecs: World): EntityIndexLike {
+  return (ecs as unknown as Record<symbol, { entityIndex: EntityIndexLike }>)[$internal]!.entityIndex;
+}
+
+// ---- reading ------------------------------------------------------------------------------------
+
+/** Parse and check snapshot bytes (no world is touched). Bad bytes: an InputError saying what and where. */
+export function readSnapshot(bytes: Uint8Array, c: Components): SnapshotData {
+  if (!(bytes instanceof Uint8Array)) throw new InputError('snapshot: expected a Uint8Array of snapshot bytes');
+  try {
+    return parse(bytes, c);
+  } catch (e) {
+    if (e instanceof ByteFormatError) throw new InputError(`snapshot: ${e.message}`);
+    throw e;
+  }
+}
+
+function parse(bytes: Uint8Array, c: Components): SnapshotData {
+  const head = new ByteReader(bytes);
+  if (bytes.length < 8 || head.u32('the magic number') !== MAGIC) throw new ByteFormatError('not an Elastica snapshot (no ELSN magic number at byte 0)');
+  const format = head.u32('the format version');
+  if (format !== SNAPSHOT_FORMAT) {
+    throw new ByteFormatError(`format version ${format}; this engine reads version ${SNAPSHOT_FORMAT} (take the snapshot again with this version)`);
+  }
+  const engineVersion = head.str('the engine version');
+  const len = head.u32('the payload length');
+  const sum = head.str('the checksum');
+  if (head.remaining !== len) throw new ByteFormatError(`the payload should be ${len} bytes, ${head.remaining} follow (truncated or padded)`);
+  const payload = bytes.subarray(head.pos);
+  const actual = hashBytes(payload);
+  if (actual !== sum) throw new ByteFormatError(`checksum mismatch (stored ${sum}, computed ${actual}): the bytes are corrupted`);
+  const r = new ByteReader(payload);
+  const dt = r.f64('dt');
+  if (!(dt > 0) || !Number.isFinite(dt)) throw new ByteFormatError(`dt is ${dt}, expected a finite number > 0`);
+  const integrator = r.str('the integrator');
+  if (!(INTEGRATORS as readonly string[]).includes(integrator)) throw new ByteFormatError(`unknown integrator '${integrator}'`);
+  const newton = readNewton(r);
+  const massMatrix = r.str('the mass matrix');
+  if (massMatrix !== 'lumped' && massMatrix !== 'consistent') throw new ByteFormatError(`unknown mass matrix '${massMatrix}'`);
+  const stepCount = r.f64('the step count');
+  if (!Number.isInteger(stepCount) || stepCount < 0) throw new ByteFormatError(`step count ${stepCount}, expected a whole number >= 0`);
+  const nextBody = r.u32('the next body id');
+  const maxId = r.u32('the entity index size');
+  if (maxId > MAX_ENTITY_ID) throw new ByteFormatError(`entity ids up to ${maxId}: more than ${MAX_ENTITY_ID}`);
+  const aliveCount = r.u32('the live entity count');
+  const nDense = r.count(r.remaining / 4, 'the entity index length');
+  const denseArr = new Int32Array(nDense);
+  r.i32s(denseArr, nDense, 'the entity index');
+  const dense = Array.from(denseArr);
+  if (aliveCount > nDense || dense.some((id) => id < 1 || id > maxId)) throw new ByteFormatError('the entity index is inconsistent');
+  const alive = new Set(dense.slice(0, aliveCount));
+  const lists = readLists(r, 'list', maxId);
+  const pending = readLists(r, 'pending list', maxId);
+  for (const name of LIST_NAMES) {
+    for (const e of lists[name]) if (!alive.has(e)) throw new ByteFormatError(`entity ${e} of list '${name}' is not alive in the entity index`);
+  }
+  const stores = new Map<keyof Components, Map<string, Field>>();
+  for (const [store, list] of STORE_LISTS) {
+    const S = c[store] as unknown as Record<string, Field>;
+    const n = lists[list].length;
+    const fields = new Map<string, Field>();
+    for (const field of fieldsOf(c[store])) {
+      const proto = S[field]!;
+      const a = proto instanceof Float64Array ? new Float64Array(n) : proto instanceof Int32Array ? new Int32Array(n) : new Uint8Array(n);
+      if (a instanceof Float64Array) r.f64s(a, n, `${store}.${field}`);
+      else if (a instanceof Int32Array) r.i32s(a, n, `${store}.${field}`);
+      else r.u8s(a, n, `${store}.${field}`);
+      fields.set(field, a);
+    }
+    stores.set(store, fields);
+  }
+  const contact = readContact(r);
+  const nA = r.count(64, 'the anchor count');
+  const anchors = { eid: new Int32Array(nA), target: new Float64Array(2 * nA), k: new Float64Array(nA) };
+  r.i32s(anchors.eid, nA, 'anchor entities');
+  r.f64s(anchors.target, 2 * nA, 'anchor targets');
+  r.f64s(anchors.k, nA, 'anchor stiffnesses');
+  let factor: SnapshotData['factor'] = null;
+  if (r.u8('the factor flag') === 1) {
+    const stale = r.u8('the factor staleness') === 1;
+    const nL = r.count(r.remaining / 8, 'the factor size');
+    const Lx = new Float64Array(nL);
+    r.f64s(Lx, nL, 'the factor');
+    const nD = r.count(r.remaining / 8, 'the factor diagonal size');
+    const D = new Float64Array(nD);
+    r.f64s(D, nD, 'the factor diagonal');
+    factor = { Lx, D, stale };
+  }
+  if (r.remaining !== 0) throw new ByteFormatError(`${r.remaining} bytes left over after the snapshot's last section`);
+  return {
+    engineVersion, dt, integrator: integrator as SnapshotData['integrator'], newton, massMatrix, stepCount, nextBody,
+    entityIndex: { maxId, aliveCount, dense }, lists, pending, stores, contact, anchors, factor,
+  };
+}
+
+function readNewton(r: ByteReader): NewtonSettings | 'fosssim' {
+  if (r.u8('the Newton mode') === 0) return 'fosssim';
+  const maxIters = r.u32('newton.maxIters');
+  const tolerance = r.f64('newton.tolerance');
+  const lineSearch = r.u8('newton.lineSearch') === 1;
+  const projection = r.str('newton.projection');
+  if (projection !== 'psd' && projection !== 'none') throw new ByteFormatError(`unknown projection '${projection}'`);
+  return { maxIters, tolerance, lineSearch, projection };
+}
+
+function readLists(r: ByteReader, what: string, maxId: number): EntityLists {
+  const out = {} as Record<keyof EntityLists, number[]>;
+  for (const name of LIST_NAMES) {
+    const n = r.count(r.remaining / 4, `the ${what} '${name}'`);
+    const a = new Int32Array(n);
+    r.i32s(a, n, `the ${what} '${name}'`);
+    for (let k = 0; k < n; k++) if (a[k]! < 1 || a[k]! > maxId) throw new ByteFormatError(`the ${what} '${name}' holds entity ${a[k]}, outside 1..${maxId}`);
+    out[name] = Array.from(a);
+  }
+  return out as EntityLists;
+}
+
+function readContact(r: ByteReader): ContactState {
+  const nFlags = r.count(16, 'contact flags');
+  const flags = new Uint8Array(nFlags);
+  r.u8s(flags, nFlags, 'contact flags');
+  const mode = r.str('contact mode');
+  if (mode !== 'game' && mode !== 'simple') throw new ByteFormatError(`unknown contact mode '${mode}'`);
+  const simpleOrder = r.str('contact pair order');
+  if (simpleOrder !== 'allpairs' && simpleOrder !== 'contest') throw new ByteFormatError(`unknown contact pair order '${simpleOrder}'`);
+  const f64 = (what: string): Float64Array => {
+    const n = r.count(r.remaining / 8, what);
+    const a = new Float64Array(n);
+    r.f64s(a, n, what);
+    return a;
+  };
+  const i32 = (what: string): Int32Array => {
+    const n = r.count(r.remaining / 4, what);
+    const a = new Int32Array(n);
+    r.i32s(a, n, what);
+    return a;
+  };
+  const settings = f64('contact settings');
+  const polyLocal = f64('polygon vertices');
+  const counters = f64('contact counters');
+  const contactPairs = i32('contact pattern pairs');
+  const pairSeen = i32('contact pair stamps');
+  const boundaryEdges = i32('contact boundary edges');
+  const meanEdge = r.f64('the mean boundary edge');
+  const prevKeys = f64('last step contact keys');
+  const prevEvents = f64('last step contact events');
+  return { flags, mode, simpleOrder, settings, polyLocal, counters, contactPairs, pairSeen, boundaryEdges, meanEdge, prevKeys, prevEvents };
+}
+
+// ---- applying -----------------------------------------------------------------------------------
+
+/**
+ * Make the world hold exactly the snapshot's state: its engine entities are replaced (a game's
+ * own components on them are dropped with them), settings, counters and carried state set, the
+ * topology rebuilt and the carried solver and contact state put back. `data` comes from
+ * readSnapshot, so nothing here can fail on bad bytes.
+ */
+export function applySnapshot(p: Pipeline, ecs: World, data: SnapshotData, suspendObservers: (on: boolean) => void): void {
+  const ctx = p.ctx;
+  suspendObservers(true);
+  try {
+    // the engine's entities leave (in reverse creation order), without cascades
+    for (let k = LIST_NAMES.length - 1; k >= 0; k--) {
+      const ids = ctx.lists[LIST_NAMES[k]!];
+      for (let i = ids.length - 1; i >= 0; i--) if (entityExists(ecs, ids[i]!)) removeEntity(ecs, ids[i]!);
+    }
+    // bitECS's entity index as it was
+    const index = entityIndexOf(ecs);
+    index.maxId = data.entityIndex.maxId;
+    index.aliveCount = data.entityIndex.aliveCount;
+    index.dense = data.entityIndex.dense.slice();
+    index.sparse = [];
+    for (let i = 0; i < index.dense.length; i++) index.sparse[index.dense[i]!] = i;
+    // what addEntity does besides the index (bitECS 0.4): an empty component set per live entity
+    const internal = (ecs as unknown as Record<symbol, { entityComponents: Map<number, Set<unknown>> }>)[$internal]!;
+    for (let i = 0; i < index.aliveCount; i++) internal.entityComponents.set(index.dense[i]!, new Set());
+    // entities and their component data, in creation order
+    for (const [store, list] of STORE_LISTS) {
+      const S = ctx.c[store];
+      const ids = data.lists[list];
+      let maxEid = 0;
+      for (const e of ids) if (e > maxEid) maxEid = e;
+      ensureCapacity(S, maxEid + 1);
+      for (const e of ids) addComponent(ecs, e, S);
+      const fields = ctx.c[store] as unknown as Record<string, Field>;
+      for (const [field, values] of data.stores.get(store)!) {
+        const a = fields[field]!;
+        for (let k = 0; k < ids.length; k++) a[ids[k]!] = values[k]!;
+      }
+      ctx.lists[list].length = 0;
+      ctx.lists[list].push(...ids);
+      ctx.pending[list].length = 0;
+      ctx.pending[list].push(...data.pending[list]);
+    }
+  } finally {
+    suspendObservers(false);
+  }
+  ctx.dt = data.dt;
+  ctx.integrator = data.integrator;
+  ctx.newton = data.newton === 'fosssim' ? 'fosssim' : { ...data.newton };
+  ctx.massMatrix = data.massMatrix;
+  ctx.stepCount = data.stepCount;
+  // derived data from scratch, then the carried state on top
+  ctx.topologyDirty = true;
+  p.ensureTopology();
+  p.contact.importState(ctx, data.contact);
+  const A = p.anchors;
+  A.clear();
+  for (let s = 0; s < data.anchors.eid.length; s++) {
+    const eid = data.anchors.eid[s]!;
+    const node = ctx.lists.particles.indexOf(eid);
+    A.add(eid, node, data.anchors.target[2 * s]!, data.anchors.target[2 * s + 1]!, data.anchors.k[s]!);
+  }
+  if (data.factor) p.restoreFactor(data.factor);
+}
+
+// ---- the state hash ---------------------------------------------------------------------------
+
+/**
+ * 64-bit hash (16 hex digits) of the exact bits of everything that determines the future: the
+ * same bytes a snapshot holds, less its header (engine version) — so two worlds with equal hashes
+ * continue identically. Per-part hashes (`stateHashes`) point at what differs first.
+ */
+export function stateHash(p: Pipeline, ecs: World, extras: WorldExtras): string {
+  const bytes = writeSnapshot(p, ecs, extras);
+  const r = new ByteReader(bytes);
+  r.u32();
+  r.u32();
+  r.str();
+  r.u32();
+  r.str();
+  const h = new Hash64();
+  h.bytes(bytes.subarray(r.pos));
+  return h.hex();
+}
+
+/** Hashes of the parts of the state: positions, velocities, other component data, contact, anchors and solver. */
+export function stateHashes(p: Pipeline): Record<string, string> {
+  const ctx = p.ctx;
+  const P = ctx.c.Particle;
+  const ids = ctx.lists.particles;
+  const hx = new Hash64(), hv = new Hash64(), hc = new Hash64();
+  for (const e of ids) {
+    hx.f64(P.x[e]!);
+    hx.f64(P.y[e]!);
+    hv.f64(P.vx[e]!);
+    hv.f64(P.vy[e]!);
+  }
+  for (const [store, list] of STORE_LISTS) {
+    const S = ctx.c[store] as unknown as Record<string, Field>;
+    for (const field of fieldsOf(ctx.c[store])) {
+      if (store === 'Particle' && (field === 'x' || field === 'y' || field === 'vx' || field === 'vy')) continue;
+      for (const e of ctx.lists[list]) hc.f64(S[field]![e]!);
+    }
+  }
+  const w = new ByteWriter();
+  writeContact(w, p.contact.exportState(ctx));
+  const hk = new Hash64();
+  hk.bytes(w.finish());
+  return { positions: hx.hex(), velocities: hv.hex(), components: hc.hex(), contact: hk.hex(), step: String(ctx.stepCount) };
+}
