@@ -37,6 +37,7 @@ import { InputError } from '../errors';
 import { MATERIAL_NAMES, type MaterialName } from '../elements';
 import { JELLY, buildJelly, jellyMesh, jellyModulus, makeJellyPile } from './bench-jellies';
 import { STAGES } from '../systems/pipeline';
+import { measureSnapshot, type SnapshotFigures } from './bench-snapshot';
 import { SCENES, runSceneElastica, runSceneRapier, type SceneName, type SceneResult } from './bench-scenes';
 
 export interface BenchOptions {
@@ -104,6 +105,12 @@ export interface BenchResult {
    * (every PROFILE_EVERY-th; PhysicsWorld.profile on, so not allocation-metered). Elastica rows only.
    */
   stageMs?: Record<string, number>;
+  /** Snapshot size and median times after the timed window (bench-snapshot.ts; Elastica rows). */
+  snapshotBytes?: SnapshotFigures['snapshotBytes'];
+  snapshotMs?: number;
+  restoreMs?: number;
+  /** Restore + 8 steps (ms, median): a rollback. */
+  rollbackMs?: number;
   /** Timed steps during which a garbage collection ran (heap shrank): 0 when nothing is allocated. */
   gcSteps: number;
   sag: number;
@@ -353,7 +360,7 @@ export function benchElastica(name: string, target: number, warmup: number, step
     newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / profiled), msFactor: round(msF / profiled), msSolve: round(msS / profiled),
     heapGrowthBytesPerStep: round((heap1 - w.heap0) / (steps + w.stepsAfterBaseline), 1),
     allocBytesPerStep: round(meter.mean(), 1), allocBytesPerStepSteady: round(meter.steady(), 1), allocBytesMaxStep: meter.max, allocSteps: meter.allocating, meteredSteps: meter.n, gcSteps: meter.gcSteps,
-    sag: round(h / JELLY.size, 4), stageMs: stages.means(),
+    sag: round(h / JELLY.size, 4), stageMs: stages.means(), ...measureSnapshot(world),
   };
 }
 
@@ -423,7 +430,7 @@ export function benchPile(warmup: number, steps: number, each: number, count = P
     sag: round(meanY() / y0, 4),
     contacts: round(touching / steps, 1), candidates: round(cand / steps, 1),
     rebuilds: st.contactRebuildsTotal - rebuilds0, patternPairs: world.topology().contactPairCount,
-    failSafeSteps: st.failSafeSteps - failSafe0, stageMs: stages.means(),
+    failSafeSteps: st.failSafeSteps - failSafe0, stageMs: stages.means(), ...measureSnapshot(world),
     note: `${count} jellies x ${each} triangles dropped into a box, warm-up ${warmup} + ${steps} timed steps; no Rapier comparison (contact case)`,
   };
 }

@@ -244,7 +244,7 @@ export class ContactSystem {
     });
     this.colliders.setPolygonVertices(s.polyLocal);
     const t = ctx.topology;
-    if (s.contactPairs.length > 0) {
+    if (!samePairs(t.contactPairs, t.contactPairCount, s.contactPairs)) {
       setContactPairs(t, s.contactPairs, s.contactPairs.length / 2);
       rebuildSolver(ctx);
     }
@@ -261,7 +261,9 @@ export class ContactSystem {
         ea[k] = s.boundaryEdges[2 * k]!;
         eb[k] = s.boundaryEdges[2 * k + 1]!;
       }
-      this.boundary = buildBoundary(ctx, { ea, eb, meanEdge: s.meanEdge });
+      const b = this.boundary;
+      const same = b.topology === t && b.meanEdge === s.meanEdge && b.nE === nE && sameI32(b.ea, ea) && sameI32(b.eb, eb);
+      if (!same) this.boundary = buildBoundary(ctx, { ea, eb, meanEdge: s.meanEdge });
       this.log.importState(s.prevKeys, s.prevEvents);
     } else {
       this.boundary = emptyBoundary();
@@ -349,4 +351,16 @@ export class ContactSystem {
   set maxRefinements(v: number) { this.settings.maxRefinements = v; }
   get iterations(): number { return this.settings.iterations; }
   set iterations(v: number) { this.settings.iterations = v; }
+}
+
+function samePairs(cp: Int32Array, count: number, saved: Int32Array): boolean {
+  if (saved.length !== 2 * count) return false;
+  for (let k = 0; k < saved.length; k++) if (cp[k] !== saved[k]) return false;
+  return true;
+}
+
+function sameI32(a: Int32Array, b: Int32Array): boolean {
+  if (a.length < b.length) return false;
+  for (let k = 0; k < b.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }

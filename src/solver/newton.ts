@@ -293,6 +293,12 @@ export class NewtonSolver {
     return { Lx: solver.ldlt.Lx.slice(0, solver.ldlt.nnzL), D: solver.ldlt.D.slice(), stale: this.precondStale };
   }
 
+  /** Forget the reused factor (snapshots of a world that had none): the next solve factors anew. */
+  dropReusedFactor(): void {
+    this.precondValid = false;
+    this.precondStale = true;
+  }
+
   /** Put a reused factor back (snapshots); false when it does not fit this topology's factor. */
   restoreFactor(ws: Workspace, f: { Lx: Float64Array; D: Float64Array; stale: boolean }): boolean {
     if (!ws.solver || !ws.solver.ldlt.loadFactor(f.Lx, f.D)) return false;

@@ -333,11 +333,62 @@ function readContact(r: ByteReader): ContactState {
 
 /**
  * Make the world hold exactly the snapshot's state: its engine entities are replaced (a game's
- * own components on them are dropped with them), settings, counters and carried state set, the
- * topology rebuilt and the carried solver and contact state put back. `data` comes from
- * readSnapshot, so nothing here can fail on bad bytes.
+ * own components on them are dropped with them) unless they are the same entities, settings,
+ * counters and carried state set, the topology rebuilt when the entities changed, and the carried
+ * solver and contact state put back. `data` comes from readSnapshot, so nothing here can fail on
+ * bad bytes.
  */
 export function applySnapshot(p: Pipeline, ecs: World, data: SnapshotData, suspendObservers: (on: boolean) => void): void {
+  const ctx = p.ctx;
+  // Rollback fast path: the same entities (a game restoring its own recent state) keep their
+  // topology, pattern and symbolic factorization; only data and carried state are written.
+  const sameEntities = !ctx.topologyDirty && ctx.massMatrix === data.massMatrix && sameIndex(ecs, data) &&
+    LIST_NAMES.every((l) => sameIds(ctx.lists[l], data.lists[l]) && ctx.pending[l].length === 0 && data.pending[l].length === 0);
+  if (sameEntities) writeComponentData(ctx.c, data);
+  else replaceEntities(p, ecs, data, suspendObservers);
+  ctx.dt = data.dt;
+  ctx.integrator = data.integrator;
+  ctx.newton = data.newton === 'fosssim' ? 'fosssim' : { ...data.newton };
+  ctx.massMatrix = data.massMatrix;
+  ctx.stepCount = data.stepCount;
+  p.ensureTopology(); // rebuilt from scratch when the entities were replaced
+  p.contact.importState(ctx, data.contact);
+  const A = p.anchors;
+  A.clear();
+  for (let s = 0; s < data.anchors.eid.length; s++) {
+    const eid = data.anchors.eid[s]!;
+    A.add(eid, ctx.lists.particles.indexOf(eid), data.anchors.target[2 * s]!, data.anchors.target[2 * s + 1]!, data.anchors.k[s]!);
+  }
+  if (data.factor) p.restoreFactor(data.factor);
+  else ctx.newtonSolver?.dropReusedFactor(); // as the snapshot's world had none: the next solve factors anew
+}
+
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+function sameIndex(ecs: World, data: SnapshotData): boolean {
+  const index = entityIndexOf(ecs);
+  return index.maxId === data.entityIndex.maxId && index.aliveCount === data.entityIndex.aliveCount &&
+    sameIds(index.dense, data.entityIndex.dense);
+}
+
+/** Component data of the snapshot's entities into the stores (the entities exist, in the same lists). */
+function writeComponentData(c: Components, data: SnapshotData): void {
+  for (const [store, list] of STORE_LISTS) {
+    const ids = data.lists[list];
+    const fields = c[store] as unknown as Record<string, Field>;
+    for (const [field, values] of data.stores.get(store)!) {
+      const a = fields[field]!;
+      for (let k = 0; k < ids.length; k++) a[ids[k]!] = values[k]!;
+    }
+  }
+}
+
+/** The engine's entities replaced by the snapshot's: bitECS's index, components, lists; topology to rebuild. */
+function replaceEntities(p: Pipeline, ecs: World, data: SnapshotData, suspendObservers: (on: boolean) => void): void {
   const ctx = p.ctx;
   suspendObservers(true);
   try {
@@ -356,7 +407,7 @@ export function applySnapshot(p: Pipeline, ecs: World, data: SnapshotData, suspe
     // what addEntity does besides the index (bitECS 0.4): an empty component set per live entity
     const internal = (ecs as unknown as Record<symbol, { entityComponents: Map<number, Set<unknown>> }>)[$internal]!;
     for (let i = 0; i < index.aliveCount; i++) internal.entityComponents.set(index.dense[i]!, new Set());
-    // entities and their component data, in creation order
+    // entities in creation order, then their data
     for (const [store, list] of STORE_LISTS) {
       const S = ctx.c[store];
       const ids = data.lists[list];
@@ -364,36 +415,16 @@ export function applySnapshot(p: Pipeline, ecs: World, data: SnapshotData, suspe
       for (const e of ids) if (e > maxEid) maxEid = e;
       ensureCapacity(S, maxEid + 1);
       for (const e of ids) addComponent(ecs, e, S);
-      const fields = ctx.c[store] as unknown as Record<string, Field>;
-      for (const [field, values] of data.stores.get(store)!) {
-        const a = fields[field]!;
-        for (let k = 0; k < ids.length; k++) a[ids[k]!] = values[k]!;
-      }
       ctx.lists[list].length = 0;
       ctx.lists[list].push(...ids);
       ctx.pending[list].length = 0;
       ctx.pending[list].push(...data.pending[list]);
     }
+    writeComponentData(ctx.c, data);
   } finally {
     suspendObservers(false);
   }
-  ctx.dt = data.dt;
-  ctx.integrator = data.integrator;
-  ctx.newton = data.newton === 'fosssim' ? 'fosssim' : { ...data.newton };
-  ctx.massMatrix = data.massMatrix;
-  ctx.stepCount = data.stepCount;
-  // derived data from scratch, then the carried state on top
   ctx.topologyDirty = true;
-  p.ensureTopology();
-  p.contact.importState(ctx, data.contact);
-  const A = p.anchors;
-  A.clear();
-  for (let s = 0; s < data.anchors.eid.length; s++) {
-    const eid = data.anchors.eid[s]!;
-    const node = ctx.lists.particles.indexOf(eid);
-    A.add(eid, node, data.anchors.target[2 * s]!, data.anchors.target[2 * s + 1]!, data.anchors.k[s]!);
-  }
-  if (data.factor) p.restoreFactor(data.factor);
 }
 
 // ---- the state hash ---------------------------------------------------------------------------
