@@ -18,7 +18,7 @@ import { DEFAULT_EDGE_RADIUS, DEFAULT_PARTICLE_RADIUS, EcsBridge, hingeRest, res
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT, type ContactSystem } from './collision/contact';
 import type { PenaltyTerm } from './collision/penalty';
 import { engineWarmedUp, runWarmUp } from './warmup';
-import { applySnapshot, readSnapshot, stateHash, stateHashes, writeSnapshot } from './systems/snapshot';
+import { applySnapshot, readSnapshot, snapshotPayload, stateHash, stateHashes, writeSnapshot } from './systems/snapshot';
 import { ENGINE_VERSION } from './version';
 
 export interface WorldOptions {
@@ -651,6 +651,11 @@ export class PhysicsWorld {
       this.bridge.suspended = on;
     });
     this.nextBody = data.nextBody;
+  }
+
+  /** The snapshot's payload without its header (replays diff it from step to step). */
+  snapshotPayload(): Uint8Array {
+    return snapshotPayload(this.pipeline, this.ecs, { nextBody: this.nextBody, engineVersion: ENGINE_VERSION });
   }
 
   /** A new world holding a snapshot's state. */

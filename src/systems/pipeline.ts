@@ -154,8 +154,8 @@ export class Pipeline {
     else if (!allFinite(ctx.x, ctx.topology.ndof) || !allFinite(ctx.v, ctx.topology.ndof)) this.failFosssim('the state became non-finite', null);
     this.run(WRITEBACK, writebackStage);
     this.run(EVENTS, eventsStage);
+    ctx.stepCount++; // the step is complete: render systems see the world after it
     this.run(RENDER, renderStage);
-    ctx.stepCount++;
     if (this.profile) ctx.stats.stepMs = now() - t0;
   }
 

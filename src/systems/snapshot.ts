@@ -66,6 +66,11 @@ export interface WorldExtras {
 // ---- writing ------------------------------------------------------------------------------------
 
 export function writeSnapshot(p: Pipeline, ecs: World, extras: WorldExtras): Uint8Array {
+  return wrapPayload(snapshotPayload(p, ecs, extras), extras.engineVersion);
+}
+
+/** The snapshot's payload (no header): what replays diff from step to step. */
+export function snapshotPayload(p: Pipeline, ecs: World, extras: WorldExtras): Uint8Array {
   const ctx = p.ctx;
   p.ensureTopology();
   const w = new ByteWriter();
@@ -107,11 +112,15 @@ export function writeSnapshot(p: Pipeline, ecs: World, extras: WorldExtras): Uin
     w.u32(f.D.length);
     w.f64s(f.D);
   }
-  const payload = w.finish();
+  return w.finish();
+}
+
+/** Header (magic, format version, engine version, length, checksum) + payload. */
+export function wrapPayload(payload: Uint8Array, engineVersion: string): Uint8Array {
   const out = new ByteWriter();
   out.u32(MAGIC);
   out.u32(SNAPSHOT_FORMAT);
-  out.str(extras.engineVersion);
+  out.str(engineVersion);
   out.u32(payload.length);
   out.str(hashBytes(payload));
   out.bytes(payload);
@@ -435,16 +444,7 @@ function replaceEntities(p: Pipeline, ecs: World, data: SnapshotData, suspendObs
  * continue identically. Per-part hashes (`stateHashes`) point at what differs first.
  */
 export function stateHash(p: Pipeline, ecs: World, extras: WorldExtras): string {
-  const bytes = writeSnapshot(p, ecs, extras);
-  const r = new ByteReader(bytes);
-  r.u32();
-  r.u32();
-  r.str();
-  r.u32();
-  r.str();
-  const h = new Hash64();
-  h.bytes(bytes.subarray(r.pos));
-  return h.hex();
+  return hashBytes(snapshotPayload(p, ecs, extras));
 }
 
 /** Hashes of the parts of the state: positions, velocities, other component data, contact, anchors and solver. */
