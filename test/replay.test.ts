@@ -8,6 +8,17 @@ import { PhysicsWorld } from '../src/world';
 import { Recorder, readReplay, replay, seek } from '../src/replay';
 import { makeJellyPile } from '../src/collision/jelly';
 import { InputError } from '../src/errors';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../bin/elastica.mjs', import.meta.url));
+const cli = (...args: string[]): { status: number | null; out: string } => {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+  return { status: r.status, out: r.stdout + r.stderr };
+};
 
 /** A world and the session a player would make on it (inputs between steps only). */
 function session(steps: number, hashEvery = 1): { bytes: Uint8Array; final: number[]; world: PhysicsWorld } {
@@ -86,5 +97,39 @@ describe('replay', () => {
     expect(() => readReplay(other)).toThrow(/version 7/);
     other[8] = 0; // not JSON any more
     expect(() => readReplay(other)).toThrow(/not valid JSON/);
+  });
+
+  it('elastica replay --verify: exit 0 when every hash matches, 1 with the first diverging step, 2 for a bad file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'elastica-replay-'));
+    const { bytes } = session(20);
+    const good = join(dir, 'good.replay');
+    writeFileSync(good, bytes);
+    const ok = cli('replay', good, '--verify');
+    expect(ok.status, ok.out).toBe(0);
+    expect(ok.out).toContain('20 steps re-simulated, 20 state hashes equal');
+    // step 7's recorded hash altered: the run reports step 7
+    const rep = readReplay(bytes);
+    const h7 = rep.hashes[7]!;
+    const tampered = Buffer.from(bytes);
+    const at = tampered.indexOf(Buffer.from(h7, 'utf16le'));
+    expect(at).toBeGreaterThan(0);
+    Buffer.from(h7[0] === '0' ? '1' : '0', 'utf16le').copy(tampered, at);
+    const badHash = join(dir, 'tampered.replay');
+    writeFileSync(badHash, tampered);
+    const r1 = cli('replay', badHash, '--verify', '--out', join(dir, 's.bin'));
+    expect(r1.status, r1.out).toBe(1);
+    expect(r1.out).toContain('first differs after step 7');
+    expect(existsSync(join(dir, 's.bin'))).toBe(false); // nothing written on a mismatch
+    // states written in FOSSSim's format: 21 records of 2 × 2n doubles (bodies are not added in the first 20 steps)
+    const r2 = cli('replay', good, '--verify', '--out', join(dir, 's.bin'));
+    expect(r2.status, r2.out).toBe(0);
+    const n = PhysicsWorld.fromSnapshot(rep.initial).particleCount();
+    expect(statSync(join(dir, 's.bin')).size).toBe(21 * 32 * n);
+    const garbage = join(dir, 'garbage.replay');
+    writeFileSync(garbage, 'not a replay');
+    const r3 = cli('replay', garbage, '--verify');
+    expect(r3.status).toBe(2);
+    expect(r3.out).toMatch(/garbage\.replay: replay: not an Elastica replay/);
+    expect(r3.out).not.toMatch(/at .*\.ts:\d+/); // no stack trace
   });
 });

@@ -26,6 +26,7 @@ const USAGE = `Usage:
   elastica render <scene.xml> [--frames <dir>] [--format png|svg] [--gif <out.gif>] [--mp4 <out.mp4>]
                   [--fps N] [--size WxH] [--strain] [--steps N] [--out <file.bin>] [--quiet]
   elastica -s <scene.xml> -d 0 [-o <file.bin>] [-g 0|1] [-m <dir>] [--fps N] [--size WxH]   FOSSSim's command form
+  elastica replay <file.replay> --verify [--out <file.bin>] [--quiet]
   elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile,page,pile20,stirred] [--steps N] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate] [--inject-alloc]
   elastica --help | --version
 
@@ -258,6 +259,18 @@ async function dispatch(argv: string[]): Promise<number> {
       force: values.force === true,
     });
     return 0;
+  }
+  if (command === 'replay') {
+    const { values, positionals } = parse(rest, {
+      verify: { type: 'boolean' },
+      out: { type: 'string', short: 'o' },
+      quiet: { type: 'boolean', short: 'q' },
+    });
+    if (positionals.length !== 1) throw new InputError(`replay: expected exactly one replay file, got ${positionals.length}\n${USAGE}`);
+    if (values.verify !== true && values.out === undefined) throw new InputError(`replay: say what to do: --verify (compare every state hash) and/or --out <file.bin>\n${USAGE}`);
+    const { runReplay } = await import('./replay');
+    return runReplay({ file: positionals[0]!, verify: values.verify === true, out: values.out as string | undefined, quiet: values.quiet as boolean | undefined },
+      (line) => process.stdout.write(`${line}\n`));
   }
   if (command === 'render') {
     const { values, positionals } = parse(rest, {
