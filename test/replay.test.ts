@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { Recorder, readReplay, replay, seek } from '../src/replay';
+import { expectReplayMatches, simulateTwiceAndCompare } from '../src/testing';
 import { makeJellyPile } from '../src/collision/jelly';
 import { InputError } from '../src/errors';
 import { spawnSync } from 'node:child_process';
@@ -131,5 +132,27 @@ describe('replay', () => {
     expect(r3.status).toBe(2);
     expect(r3.out).toMatch(/garbage\.replay: replay: not an Elastica replay/);
     expect(r3.out).not.toMatch(/at .*\.ts:\d+/); // no stack trace
+  });
+
+  it('test helpers: simulateTwiceAndCompare and expectReplayMatches (and they can fail)', () => {
+    const setup = (): PhysicsWorld => {
+      const w = new PhysicsWorld({});
+      makeJellyPile(w, 2, 8);
+      return w;
+    };
+    const drive = (w: PhysicsWorld, s: number): void => {
+      if (s === 3) w.c.Particle.vx[w.lists.particles[0]!] = 2;
+    };
+    expect(simulateTwiceAndCompare(setup, 15, drive)).toMatchObject({ equal: true, firstDifference: -1 });
+    let calls = 0;
+    const uneven = (): PhysicsWorld => {
+      const w = setup();
+      if (calls++ === 1) w.c.Particle.vy[w.lists.particles[2]!] = 1e-12; // the second world differs by a hair
+      return w;
+    };
+    expect(simulateTwiceAndCompare(uneven, 15).firstDifference).toBe(0);
+    const { bytes } = session(15);
+    expect(expectReplayMatches(bytes).ok).toBe(true);
+    expect(() => expectReplayMatches(bytes, (w) => w.addSystem('solve', (ctx) => { ctx.v[0] = ctx.v[0]! + 1e-6; }))).toThrow(/replay diverged after step 0/);
   });
 });
