@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PhysicsWorld } from '../src/world';
 import { Recorder } from '../src/replay';
-import { makeJellyPile } from '../src/collision/jelly';
+import { makeJellyPile } from '../src/cli/bench-jellies';
 
 const JSC = ['/usr/bin/jsc'].find((p) => existsSync(p));
 const ENTRY = fileURLToPath(new URL('./support/replay-probe-entry.ts', import.meta.url));

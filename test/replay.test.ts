@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { Recorder, readReplay, replay, seek } from '../src/replay';
 import { expectReplayMatches, simulateTwiceAndCompare } from '../src/testing';
-import { makeJellyPile } from '../src/collision/jelly';
+import { makeJellyPile } from '../src/cli/bench-jellies';
 import { InputError } from '../src/errors';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, existsSync, statSync } from 'node:fs';

@@ -10,8 +10,8 @@ import { addComponent, addEntity } from 'bitecs';
 import { PhysicsWorld } from '../src/world';
 import { parseSceneXml } from '../src/scene/xml';
 import { buildScene } from '../src/scene/build';
-import { makeJellyPile } from '../src/collision/jelly';
-import { buildJelly } from '../src/cli/bench';
+import { makeJellyPile } from '../src/cli/bench-jellies';
+import { buildJelly } from '../src/cli/bench-jellies';
 import { MATERIAL_NAMES } from '../src/elements';
 import { InputError } from '../src/errors';
 
