@@ -21,6 +21,12 @@ export type { StepContext } from './solver/context';
 export type { StepStats } from './solver/stats';
 export type { NewtonSettings } from './solver/newton';
 export type { ContactEvent } from './collision/contact';
+// snapshots (world.snapshot / restore / stateHash), recording and replay, deterministic-test helpers (docs/replay.md)
+export { SNAPSHOT_FORMAT } from './systems/snapshot';
+export { Recorder, readReplay, replay, seek, REPLAY_FORMAT } from './replay';
+export type { RecordOptions, Replay, ReplayHeader, ReplayResult } from './replay';
+export { simulateTwiceAndCompare, expectReplayMatches } from './testing';
+export type { TwiceResult } from './testing';
 
 export { InputError, SimulationError } from './errors';
 

@@ -248,7 +248,12 @@ export function readReplay(bytes: Uint8Array): Replay {
   }
 }
 
-/** Put step k's recorded input into the world (before its step). */
+/** Put step k's recorded input (if any) into the world, before its step. */
+export function applyReplayInput(world: PhysicsWorld, rep: Replay, k: number): void {
+  const input = rep.inputs[k];
+  if (input) applyInput(world, rep.inputKinds[k]!, input);
+}
+
 function applyInput(world: PhysicsWorld, kind: number, input: Uint8Array): void {
   let payload: Uint8Array;
   const r = new ByteReader(input);

@@ -19,6 +19,8 @@ import { ColliderSet, type Collider, type ColliderShape } from './colliders';
 import { BodyControl, BodyForces } from '../systems/bodies';
 import { atan2 } from '../math';
 import { SoftQueries, type RaycastHit as QueryHit } from './queries';
+import { Recorder, applyReplayInput, readReplay, seek as seekReplay, type RecordOptions, type Replay } from '../replay';
+import { InputError } from '../errors';
 import { ContactDispatcher, type ContactType, type SoftContact as Contact, type ContactListener as Listener } from './contacts';
 
 export type { ContactType } from './contacts';
@@ -673,9 +675,96 @@ export class SoftSim {
    */
   stepOnce(): void {
     this.sync();
+    const pb = this.playback;
+    if (pb && pb.step < pb.rep.header.steps) applyReplayInput(this.world, pb.rep, pb.step);
     this.world.step();
+    if (pb) this.checkPlayback(pb);
     this.colliders.afterStep(this.world);
     this.contacts.dispatch();
+  }
+
+  // ---- recording and replay (src/replay.ts, docs/replay.md) -----------------------------------------
+
+  private recorder: Recorder | null = null;
+  private playback: { rep: Replay; step: number; compared: number; mismatch: number } | null = null;
+
+  /** Record every fixed step from now on (inputs, hashes; docs/replay.md). */
+  record(opts: RecordOptions = {}): this {
+    if (this.recorder) throw new InputError('record: already recording (stopRecording() first)');
+    if (this.playback) throw new InputError('record: a replay is playing (stopReplay() first)');
+    this.recorder = new Recorder(this.world, opts);
+    return this;
+  }
+
+  get recording(): boolean {
+    return this.recorder !== null;
+  }
+
+  /** Stop recording; the replay bytes (save them as a .replay file, verify with `elastica replay --verify`). */
+  stopRecording(): Uint8Array {
+    if (!this.recorder) throw new InputError('stopRecording: not recording');
+    const bytes = this.recorder.stop();
+    this.recorder = null;
+    return bytes;
+  }
+
+  /**
+   * Play a replay in this game: the world goes back to the recording's start and each fixed step
+   * applies the recorded input instead of the pointer and body forces, comparing every recorded
+   * state hash (replayStatus). The bodies shown are those this SoftSim knows.
+   */
+  replay(bytes: Uint8Array): this {
+    const rep = readReplay(bytes);
+    if (this.recorder) this.stopRecording();
+    this.world.restore(rep.initial);
+    this.playback = { rep, step: 0, compared: 0, mismatch: -1 };
+    this.bodyForces.muted = true;
+    this.snapshot();
+    return this;
+  }
+
+  /** Go to the state after step k of the playing replay (through its nearest periodic snapshot). */
+  seekReplay(k: number): this {
+    const pb = this.playback;
+    if (!pb) throw new InputError('seekReplay: no replay is playing');
+    seekReplay(pb.rep, k, this.world);
+    pb.step = k + 1;
+    this.snapshot();
+    return this;
+  }
+
+  /** Stop the replay: the game goes on live from where it is. */
+  stopReplay(): void {
+    this.playback = null;
+    this.bodyForces.muted = false;
+  }
+
+  /**
+   * The playing (or last) replay: steps played of all, hashes compared, and `verified` — true when
+   * every hash so far matched, false from the first mismatch (`mismatchStep`).
+   */
+  get replayStatus(): { playing: boolean; step: number; steps: number; compared: number; verified: boolean; mismatchStep: number } | null {
+    const pb = this.playback ?? this.lastPlayback;
+    if (!pb) return null;
+    return {
+      playing: this.playback !== null, step: pb.step, steps: pb.rep.header.steps, compared: pb.compared,
+      verified: pb.mismatch < 0, mismatchStep: pb.mismatch,
+    };
+  }
+
+  private lastPlayback: { rep: Replay; step: number; compared: number; mismatch: number } | null = null;
+
+  private checkPlayback(pb: { rep: Replay; step: number; compared: number; mismatch: number }): void {
+    const k = pb.step++;
+    const expected = pb.rep.hashes[k];
+    if (expected && pb.mismatch < 0) {
+      pb.compared++;
+      if (this.world.stateHash() !== expected) pb.mismatch = k;
+    }
+    if (pb.step >= pb.rep.header.steps) {
+      this.lastPlayback = pb;
+      this.stopReplay();
+    }
   }
 
   /** Contact events after every fixed step: 'contactstart' | 'contactactive' | 'contactend' (src/game/contacts.ts). */
@@ -738,13 +827,16 @@ export class SoftSim {
   private attach(world: PhysicsWorld): void {
     this.bodyForces = new BodyForces(world);
     this.contacts.attach(world);
-    world.addSystem('kinematics', this.pointerInput, { before: true });
+    world.addSystem('sync', this.pointerInput, { before: true });
     world.addSystem('render', this.renderSync);
   }
 
-  /** Pointer input (before kinematics): the grabbed particles' anchors follow the pointer. */
+  /**
+   * Pointer input (before sync, with the other inputs, so a recording sees it in the step it acts in):
+   * the grabbed particles' anchors follow the pointer.
+   */
   private readonly pointerInput = (): void => {
-    if (!this.grabbing) return;
+    if (!this.grabbing || this.playback) return;
     const A = this.world.anchors;
     for (let s = 0; s < A.count && s < this.grabCount; s++) {
       A.setTarget(s, this.pointerX + this.grabOffset[2 * s]!, this.pointerY + this.grabOffset[2 * s + 1]!);

@@ -385,6 +385,8 @@ export class BodyControl {
  */
 export class BodyForces {
   readonly bodies: BodyControl[] = [];
+  /** While true the forces are not applied (a replay plays recorded inputs instead). */
+  muted = false;
   private readonly world: BodyWorld;
 
   constructor(world: BodyWorld) {
@@ -402,6 +404,7 @@ export class BodyForces {
   }
 
   private readonly system = (): void => {
+    if (this.muted) return;
     const list = this.bodies, h = this.world.dt;
     for (let k = 0; k < list.length; k++) list[k]!.applyStepForces(h);
   };
