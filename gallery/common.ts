@@ -59,14 +59,86 @@ export function instrument(scene: Phaser.Scene, dragBody: () => SoftBody | null,
     resume: () => void scene.soft.resume(),
     grabbing: () => scene.soft.running && scene.soft.sim.isGrabbing,
   };
+  const replayBar = replayControls(scene);
   scene.events.on('render', () => {
     frames++;
+    if (frames % 10 === 0) replayBar();
     if (frames >= readyFrames) w.__elasticaReady = true;
     if (el && frames % 15 === 0 && scene.soft.running) {
       const s = scene.soft.stats;
       el.textContent = `${s.msPerStep.toFixed(2)} ms/step · ${s.stepRate.toFixed(0)} steps/s · ${s.triangles} triangles · ${s.particles} particles · t = ${scene.soft.world.time.toFixed(1)} s`;
     }
   });
+}
+
+/**
+ * Record / replay bar under the stats line: record what you do, stop, replay it in the page (every
+ * fixed step's state hash checked: a "verified" badge when all match), download the .replay file
+ * (check it headless: `npx elastica replay file.replay --verify`). Returns the bar's refresh.
+ */
+function replayControls(scene: Phaser.Scene): () => void {
+  const stats = document.getElementById('stats');
+  const bar = document.createElement('p');
+  bar.className = 'replay-bar';
+  const button = (label: string, title: string): HTMLButtonElement => {
+    const b = document.createElement('button');
+    b.textContent = label;
+    b.title = title;
+    bar.appendChild(b);
+    return b;
+  };
+  const rec = button('● Record', 'record every fixed step from now on');
+  const stop = button('■ Stop', 'stop recording');
+  const play = button('▶ Replay', 'play the last recording back in this page, checking every state hash');
+  const save = document.createElement('a');
+  save.textContent = 'download .replay';
+  save.style.marginLeft = '0.8em';
+  bar.appendChild(save);
+  const badge = document.createElement('span');
+  badge.className = 'replay-badge';
+  badge.style.marginLeft = '0.8em';
+  bar.appendChild(badge);
+  stats?.after(bar);
+  let last: Uint8Array | null = null;
+  const refresh = (): void => {
+    if (!scene.soft.running) return;
+    const sim = scene.soft.sim, st = sim.replayStatus;
+    rec.disabled = sim.recording || (st?.playing ?? false);
+    stop.disabled = !sim.recording;
+    play.disabled = last === null || sim.recording;
+    save.style.display = last ? 'inline' : 'none';
+    if (sim.recording) badge.textContent = 'recording…';
+    else if (st?.playing) badge.textContent = `replaying step ${st.step} of ${st.steps}`;
+    else if (st) badge.textContent = st.verified ? `✔ verified: ${st.compared} of ${st.steps} state hashes match` : `✘ diverged after step ${st.mismatchStep}`;
+    else badge.textContent = last ? `${last.length} bytes recorded` : '';
+  };
+  rec.onclick = () => {
+    scene.soft.sim.record();
+    refresh();
+  };
+  stop.onclick = () => {
+    last = scene.soft.sim.stopRecording();
+    if (save.href) URL.revokeObjectURL(save.href);
+    save.href = URL.createObjectURL(new Blob([last.slice().buffer as ArrayBuffer], { type: 'application/octet-stream' }));
+    save.download = `${document.title.split(' - ')[0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.replay`;
+    refresh();
+  };
+  play.onclick = () => {
+    if (last) scene.soft.sim.replay(last);
+    refresh();
+  };
+  const hooks = (window as unknown as { __elastica?: Record<string, unknown> }).__elastica;
+  if (hooks) {
+    hooks.replayButtons = () => ({ rec, stop, play });
+    hooks.replayBadge = () => badge.textContent;
+    hooks.lastReplay = () => {
+      let bin = '';
+      for (const b of last ?? new Uint8Array(0)) bin += String.fromCharCode(b);
+      return btoa(bin);
+    };
+  }
+  refresh();
+  return refresh;
 }
 
 /** `?renderer=canvas` forces Phaser's Canvas renderer (flat-shaded fallback views); `?renderer=webgl` forces WebGL. */

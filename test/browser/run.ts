@@ -48,6 +48,9 @@ type Hooks = {
   resume(): void;
   grabbing(): boolean;
   stats(): { particles: number };
+  replayButtons?(): { rec: HTMLButtonElement; stop: HTMLButtonElement; play: HTMLButtonElement };
+  replayBadge?(): string;
+  lastReplay?(): string;
 };
 
 const MIME: Record<string, string> = {
@@ -328,6 +331,9 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
         // press has grabbed (a page signal): under load a frame can run several steps between the two, and a moving
         // body could leave the 40 px pick radius.
         await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.pause());
+        // the jelly page records the drag session with its record / replay bar (issue 13)
+        const recordIt = t.name === 'jelly';
+        if (recordIt) await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.replayButtons!().rec.click());
         const before = await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.centroid());
         const at = await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.dragTarget());
         if (!before || !at) {
@@ -353,6 +359,7 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
           await page.mouse.up();
           dragMoved = held ? Math.hypot(held.x - before.x, held.y - before.y) : 0;
           if (!(dragMoved > 30)) errors.push(`pointer drag did not move the body: ${dragMoved.toFixed(1)} px`);
+          if (recordIt) errors.push(...(await replayChecks(page, timeoutMs, log)));
         }
       }
       if (t.name === 'viewer' && hasHooks) errors.push(...(await viewerFileChecks(page, timeoutMs)));
@@ -474,3 +481,49 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
       process.exit(1);
     });
 }
+
+/**
+ * The jelly page's record / replay bar after a recorded drag: stop, replay in the page until the badge
+ * says verified; then the recorded bytes re-simulate headless in Node and, when /usr/bin/jsc exists,
+ * in JavaScriptCore with every state hash equal (a Chromium-recorded replay verified in two other engines).
+ */
+async function replayChecks(page: import('playwright-core').Page, timeoutMs: number, log: (l: string) => void): Promise<string[]> {
+  type W = { __elastica: Hooks };
+  const errors: string[] = [];
+  await page.evaluate(() => (window as unknown as W).__elastica.replayButtons!().stop.click());
+  const b64 = await page.evaluate(() => (window as unknown as W).__elastica.lastReplay!());
+  await page.evaluate(() => (window as unknown as W).__elastica.replayButtons!().play.click());
+  try {
+    await page.waitForFunction(() => /verified|diverged/.test((window as unknown as W).__elastica.replayBadge!() ?? ''), undefined, { timeout: timeoutMs });
+  } catch {
+    errors.push('replay: the in-page replay did not finish');
+  }
+  const badge = await page.evaluate(() => (window as unknown as W).__elastica.replayBadge!());
+  log(`     replay bar: ${badge}`);
+  if (!/verified/.test(badge)) errors.push(`replay: the in-page replay was not verified (${badge})`);
+  const bytes = new Uint8Array(Buffer.from(b64, 'base64'));
+  const { replay } = await import('../../src/replay');
+  const node = replay(bytes);
+  log(`     Chromium-recorded replay in Node: ${node.ok ? 'verified' : 'diverged'}, ${node.hashesCompared} hashes`);
+  if (!node.ok || node.hashesCompared < 10) errors.push(`replay: the Chromium recording does not verify in Node (${JSON.stringify(node.mismatch)}, ${node.hashesCompared} hashes)`);
+  if (existsSync('/usr/bin/jsc')) {
+    const { build } = await import('esbuild');
+    const { spawnSync } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmpdir(), 'elastica-jsc-replay-'));
+    try {
+      const out = join(dir, 'probe.js');
+      await build({
+        entryPoints: [fileURLToPath(new URL('../support/replay-probe-entry.ts', import.meta.url))], bundle: true, format: 'iife',
+        platform: 'browser', outfile: out, logLevel: 'silent', define: { __REPLAY_BASE64__: JSON.stringify(b64) },
+      });
+      const jsc = spawnSync('/usr/bin/jsc', [out], { encoding: 'utf8' });
+      const line = jsc.stdout.trim();
+      log(`     Chromium-recorded replay in JavaScriptCore: ${line}`);
+      if (!line.startsWith(`ok ${node.steps} ${node.hashesCompared} `)) errors.push(`replay: the Chromium recording does not verify in JavaScriptCore: ${line} ${jsc.stderr}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return errors;
+}
+
