@@ -16,7 +16,8 @@
  * the hashes, and periodic snapshots for seeking. Bad bytes: InputError, nothing replayed.
  */
 import { InputError } from './errors';
-import { ByteFormatError, ByteReader, ByteWriter, hashBytes } from './systems/bytes';
+import { ByteFormatError, ByteReader, ByteWriter, Hash64, hashBytes } from './systems/bytes';
+import { STAGES } from './systems/pipeline';
 import { wrapPayload } from './systems/snapshot';
 import { ENGINE_VERSION } from './version';
 import { PhysicsWorld } from './world';
@@ -33,6 +34,11 @@ export interface RecordOptions {
   hashEvery?: number;
   /** Keep a whole snapshot every this many steps, for seeking (default 600: every 10 s at 60 Hz). */
   snapshotEvery?: number;
+  /**
+   * Also keep, every step, a hash of the dense state (ctx.x, ctx.v) after each pipeline stage, so a
+   * verification names the stage that first differed (debugging a divergence; costs a hash per stage).
+   */
+  stageHashes?: boolean;
 }
 
 export interface ReplayHeader {
@@ -43,6 +49,8 @@ export interface ReplayHeader {
   dt: number;
   hashEvery: number;
   snapshotEvery: number;
+  /** Per-stage hashes kept (RecordOptions.stageHashes). */
+  stageHashes?: boolean;
 }
 
 /** A parsed replay. */
@@ -57,6 +65,8 @@ export interface Replay {
   hashes: string[];
   /** Whole snapshots after step k, for seeking. */
   snapshots: Map<number, Uint8Array>;
+  /** Per step, the dense state's hash after each stage (STAGES order), when recorded. */
+  stageHashes: string[][] | null;
 }
 
 /**
@@ -74,6 +84,8 @@ export class Recorder {
   private readonly snapshots: [number, Uint8Array][] = [];
   private steps = 0;
   private stopped = false;
+  private readonly stageLog: string[][] | null;
+  private readonly stageTracker: StageTracker | null;
   private readonly before = (_ctx: StepContext): void => this.captureInput();
   private readonly after = (_ctx: StepContext): void => this.captureEnd();
 
@@ -86,6 +98,9 @@ export class Recorder {
     }
     this.initial = world.snapshot();
     this.endPayload = world.snapshotPayload();
+    // the stage hashes first: their render-stage system must run before captureEnd takes them
+    this.stageLog = opts.stageHashes ? [] : null;
+    this.stageTracker = opts.stageHashes ? new StageTracker(world) : null;
     world.addSystem('sync', this.before, { before: true });
     world.addSystem('render', this.after);
   }
@@ -117,6 +132,7 @@ export class Recorder {
   private captureEnd(): void {
     this.endPayload = this.world.snapshotPayload();
     const k = this.steps++;
+    if (this.stageTracker) this.stageLog!.push(this.stageTracker.take());
     this.hashes.push((k + 1) % this.hashEvery === 0 ? hashBytes(this.endPayload) : '');
     if ((k + 1) % this.snapshotEvery === 0) this.snapshots.push([k, wrapPayload(this.endPayload, ENGINE_VERSION)]);
   }
@@ -126,11 +142,12 @@ export class Recorder {
     if (!this.stopped) {
       this.world.removeSystem(this.before);
       this.world.removeSystem(this.after);
+      this.stageTracker?.detach();
       this.stopped = true;
     }
     const header: ReplayHeader = {
       format: 'elastica-replay', version: REPLAY_FORMAT, engine: ENGINE_VERSION, steps: this.steps,
-      dt: this.world.dt, hashEvery: this.hashEvery, snapshotEvery: this.snapshotEvery,
+      dt: this.world.dt, hashEvery: this.hashEvery, snapshotEvery: this.snapshotEvery, stageHashes: this.stageLog !== null,
     };
     const w = new ByteWriter();
     w.u32(MAGIC);
@@ -141,6 +158,7 @@ export class Recorder {
     w.u32(inputs.length);
     w.bytes(inputs);
     for (const h of this.hashes) w.str(h);
+    if (this.stageLog) for (const hs of this.stageLog) w.str(hs.join(','));
     w.u32(this.snapshots.length);
     for (const [k, s] of this.snapshots) {
       w.u32(k);
@@ -148,6 +166,35 @@ export class Recorder {
       w.bytes(s);
     }
     return w.finish();
+  }
+}
+
+/** The dense state's hash after each stage of a step (per-stage hashes: which stage first differed). */
+class StageTracker {
+  private readonly world: PhysicsWorld;
+  private readonly current: string[] = STAGES.map(() => '');
+  private readonly fns: ((ctx: StepContext) => void)[];
+
+  constructor(world: PhysicsWorld) {
+    this.world = world;
+    this.fns = STAGES.map((_s, i) => (ctx: StepContext): void => {
+      const h = new Hash64();
+      h.f64s(ctx.x);
+      h.f64s(ctx.v);
+      this.current[i] = h.hex();
+    });
+    STAGES.forEach((stage, i) => world.addSystem(stage, this.fns[i]!));
+  }
+
+  /** This step's stage hashes (and reset). */
+  take(): string[] {
+    const out = this.current.slice();
+    this.current.fill('');
+    return out;
+  }
+
+  detach(): void {
+    for (const f of this.fns) this.world.removeSystem(f);
   }
 }
 
@@ -232,6 +279,15 @@ export function readReplay(bytes: Uint8Array): Replay {
       if (h !== '' && !/^[0-9a-f]{16}$/.test(h)) throw new ByteFormatError(`step ${k}'s hash '${h}' is not 16 hex digits`);
       hashes.push(h);
     }
+    let stageHashes: string[][] | null = null;
+    if (header.stageHashes === true) {
+      stageHashes = [];
+      for (let k = 0; k < header.steps; k++) {
+        const hs = r.str(`step ${k}'s stage hashes`).split(',');
+        if (hs.length !== STAGES.length || hs.some((h) => !/^[0-9a-f]{16}$/.test(h))) throw new ByteFormatError(`step ${k}'s stage hashes are not ${STAGES.length} hashes`);
+        stageHashes.push(hs);
+      }
+    }
     const nSnap = r.count(r.remaining / 8, 'the snapshot count');
     const snapshots = new Map<number, Uint8Array>();
     for (let q = 0; q < nSnap; q++) {
@@ -241,7 +297,7 @@ export function readReplay(bytes: Uint8Array): Replay {
       r.pos += n;
     }
     if (r.remaining !== 0) throw new ByteFormatError(`${r.remaining} bytes left after the replay's last section`);
-    return { header, initial, inputs, inputKinds: kinds, hashes, snapshots };
+    return { header, initial, inputs, inputKinds: kinds, hashes, snapshots, stageHashes };
   } catch (e) {
     if (e instanceof ByteFormatError) throw new InputError(`replay: ${e.message}`);
     throw e;
@@ -278,8 +334,11 @@ export interface ReplayResult {
   /** Steps re-simulated and hashes compared. */
   steps: number;
   hashesCompared: number;
-  /** The first step whose hash differs, with both hashes and the state's part hashes after it. */
-  mismatch: { step: number; expected: string; actual: string; parts: Record<string, string> } | null;
+  /**
+   * The first step whose hash differs, with both hashes and the state's part hashes after it, and —
+   * when the replay kept stage hashes — the first stage of the first step whose dense state differed.
+   */
+  mismatch: { step: number; expected: string; actual: string; parts: Record<string, string>; stage?: { step: number; stage: string } } | null;
 }
 
 /**
@@ -294,17 +353,30 @@ export function replay(
   const world = opts.world ?? PhysicsWorld.fromSnapshot(rep.initial);
   if (opts.world) world.restore(rep.initial);
   opts.systems?.(world);
+  const tracker = rep.stageHashes ? new StageTracker(world) : null;
+  let firstStage: { step: number; stage: string } | undefined;
   let compared = 0;
-  for (let k = 0; k < rep.header.steps; k++) {
-    const input = rep.inputs[k];
-    if (input) applyInput(world, rep.inputKinds[k]!, input);
-    world.step();
-    opts.onStep?.(k, world);
-    const expected = rep.hashes[k]!;
-    if (expected === '') continue;
-    compared++;
-    const actual = world.stateHash();
-    if (actual !== expected) return { ok: false, steps: k + 1, hashesCompared: compared, mismatch: { step: k, expected, actual, parts: world.stateHashes() } };
+  try {
+    for (let k = 0; k < rep.header.steps; k++) {
+      const input = rep.inputs[k];
+      if (input) applyInput(world, rep.inputKinds[k]!, input);
+      world.step();
+      if (tracker) {
+        const now = tracker.take(), want = rep.stageHashes![k]!;
+        const i = now.findIndex((h, j) => h !== want[j]);
+        if (i >= 0 && !firstStage) firstStage = { step: k, stage: STAGES[i]! };
+      }
+      opts.onStep?.(k, world);
+      const expected = rep.hashes[k]!;
+      if (expected === '') continue;
+      compared++;
+      const actual = world.stateHash();
+      if (actual !== expected) {
+        return { ok: false, steps: k + 1, hashesCompared: compared, mismatch: { step: k, expected, actual, parts: world.stateHashes(), ...(firstStage ? { stage: firstStage } : {}) } };
+      }
+    }
+  } finally {
+    tracker?.detach();
   }
   return { ok: true, steps: rep.header.steps, hashesCompared: compared, mismatch: null };
 }

@@ -155,4 +155,22 @@ describe('replay', () => {
     expect(expectReplayMatches(bytes).ok).toBe(true);
     expect(() => expectReplayMatches(bytes, (w) => w.addSystem('solve', (ctx) => { ctx.v[0] = ctx.v[0]! + 1e-6; }))).toThrow(/replay diverged after step 0/);
   });
+
+  it('with stage hashes, a divergence names the first stage whose dense state differed', () => {
+    const w = new PhysicsWorld({});
+    makeJellyPile(w, 2, 8);
+    const rec = new Recorder(w, { stageHashes: true });
+    for (let s = 0; s < 12; s++) w.step();
+    const bytes = rec.stop();
+    expect(readReplay(bytes).stageHashes!.length).toBe(12);
+    expect(replay(bytes).ok).toBe(true);
+    const res = replay(bytes, {
+      systems: (x) => x.addSystem('response', (ctx) => {
+        if (ctx.stepCount === 7) ctx.v[3] = ctx.v[3]! + 1e-12;
+      }),
+    });
+    expect(res.ok).toBe(false);
+    expect(res.mismatch!.step).toBe(7);
+    expect(res.mismatch!.stage).toEqual({ step: 7, stage: 'response' });
+  });
 });

@@ -67,6 +67,7 @@ export function runReplay(opts: ReplayCliOptions, print: (line: string) => void)
   }
   const m = result.mismatch!;
   const parts = Object.entries(m.parts).map(([k, v]) => `${k} ${v}`).join(', ');
-  print(`${opts.file}: the state first differs after step ${m.step}: expected hash ${m.expected}, got ${m.actual} (${parts})${writer ? '; nothing written' : ''}`);
+  const stage = m.stage ? `; the dense state first differed at step ${m.stage.step}, stage '${m.stage.stage}'` : '';
+  print(`${opts.file}: the state first differs after step ${m.step}: expected hash ${m.expected}, got ${m.actual} (${parts})${stage}${writer ? '; nothing written' : ''}`);
   return 1;
 }
