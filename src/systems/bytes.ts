@@ -90,10 +90,12 @@ export class ByteFormatError extends Error {
 
 /** Reads what ByteWriter wrote; every read checks the remaining length. */
 export class ByteReader {
+  readonly bytes: Uint8Array;
   private readonly view: DataView;
   pos = 0;
 
-  constructor(readonly bytes: Uint8Array, start = 0) {
+  constructor(bytes: Uint8Array, start = 0) {
+    this.bytes = bytes;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.pos = start;
   }
