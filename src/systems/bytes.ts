@@ -71,6 +71,15 @@ export class ByteWriter {
     for (let i = 0; i < n; i++) this.buf[this.length + i] = a[i]!;
     this.length += n;
   }
+  /** A typed array with its length (u32) in front. */
+  f64Array(a: Float64Array): void {
+    this.u32(a.length);
+    this.f64s(a);
+  }
+  i32Array(a: Int32Array): void {
+    this.u32(a.length);
+    this.i32s(a);
+  }
   /** Overwrite a u32 written earlier (lengths and checksums). */
   patchU32(at: number, v: number): void {
     this.view.setUint32(at, v >>> 0, true);
@@ -143,6 +152,19 @@ export class ByteReader {
     const n = this.u32(what);
     if (n > max) throw new ByteFormatError(`${what} is ${n}, more than the ${max} the rest of the data can hold`);
     return n;
+  }
+  /** What ByteWriter.f64Array / i32Array wrote (the length checked against what is left). */
+  f64Array(what: string): Float64Array {
+    const n = this.count(this.remaining / 8, `${what} length`);
+    const a = new Float64Array(n);
+    this.f64s(a, n, what);
+    return a;
+  }
+  i32Array(what: string): Int32Array {
+    const n = this.count(this.remaining / 4, `${what} length`);
+    const a = new Int32Array(n);
+    this.i32s(a, n, what);
+    return a;
   }
   f64s(out: Float64Array, n: number, what: string): void {
     this.need(8 * n, what);

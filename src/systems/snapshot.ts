@@ -158,23 +158,15 @@ function writeContact(w: ByteWriter, s: ContactState): void {
   w.u8s(s.flags);
   w.str(s.mode);
   w.str(s.simpleOrder);
-  w.u32(s.settings.length);
-  w.f64s(s.settings);
-  w.u32(s.polyLocal.length);
-  w.f64s(s.polyLocal);
-  w.u32(s.counters.length);
-  w.f64s(s.counters);
-  w.u32(s.contactPairs.length);
-  w.i32s(s.contactPairs);
-  w.u32(s.pairSeen.length);
-  w.i32s(s.pairSeen);
-  w.u32(s.boundaryEdges.length);
-  w.i32s(s.boundaryEdges);
+  w.f64Array(s.settings);
+  w.f64Array(s.polyLocal);
+  w.f64Array(s.counters);
+  w.i32Array(s.contactPairs);
+  w.i32Array(s.pairSeen);
+  w.i32Array(s.boundaryEdges);
   w.f64(s.meanEdge);
-  w.u32(s.prevKeys.length);
-  w.f64s(s.prevKeys);
-  w.u32(s.prevEvents.length);
-  w.f64s(s.prevEvents);
+  w.f64Array(s.prevKeys);
+  w.f64Array(s.prevEvents);
 }
 
 function fieldsOf(store: object): string[] {
@@ -314,27 +306,15 @@ function readContact(r: ByteReader): ContactState {
   if (mode !== 'game' && mode !== 'simple') throw new ByteFormatError(`unknown contact mode '${mode}'`);
   const simpleOrder = r.str('contact pair order');
   if (simpleOrder !== 'allpairs' && simpleOrder !== 'contest') throw new ByteFormatError(`unknown contact pair order '${simpleOrder}'`);
-  const f64 = (what: string): Float64Array => {
-    const n = r.count(r.remaining / 8, what);
-    const a = new Float64Array(n);
-    r.f64s(a, n, what);
-    return a;
-  };
-  const i32 = (what: string): Int32Array => {
-    const n = r.count(r.remaining / 4, what);
-    const a = new Int32Array(n);
-    r.i32s(a, n, what);
-    return a;
-  };
-  const settings = f64('contact settings');
-  const polyLocal = f64('polygon vertices');
-  const counters = f64('contact counters');
-  const contactPairs = i32('contact pattern pairs');
-  const pairSeen = i32('contact pair stamps');
-  const boundaryEdges = i32('contact boundary edges');
+  const settings = r.f64Array('contact settings');
+  const polyLocal = r.f64Array('polygon vertices');
+  const counters = r.f64Array('contact counters');
+  const contactPairs = r.i32Array('contact pattern pairs');
+  const pairSeen = r.i32Array('contact pair stamps');
+  const boundaryEdges = r.i32Array('contact boundary edges');
   const meanEdge = r.f64('the mean boundary edge');
-  const prevKeys = f64('last step contact keys');
-  const prevEvents = f64('last step contact events');
+  const prevKeys = r.f64Array('last step contact keys');
+  const prevEvents = r.f64Array('last step contact events');
   return { flags, mode, simpleOrder, settings, polyLocal, counters, contactPairs, pairSeen, boundaryEdges, meanEdge, prevKeys, prevEvents };
 }
 
