@@ -457,4 +457,32 @@ describe('the per-step comparison', () => {
     expect(grown[10]!).toBeLessThan(reps); // < 1 B per call (one boxed number per call would be 16)
     expect(w.lastStats.paramRefreshes).toBe(0);
   });
+
+  it('contact sees a radius edit on the next step too (masses, fixed and body ids are refreshed with it; no topology change)', () => {
+    // a jelly resting on the floor: its bottom particles' radius doubled lifts it; fixing a particle stops it
+    const make = (): PhysicsWorld => {
+      const w = new PhysicsWorld({});
+      w.contacts.enabled = true;
+      w.addHalfplane(0, 0, 0, 1);
+      const body = w.createBody();
+      const ids: number[] = [];
+      for (const [x, y] of [[0, 0.05], [0.2, 0.05], [0.1, 0.2]]) ids.push(w.addParticle({ x, y, m: 0.1, radius: 0.05, body }));
+      w.addTriangle(ids[0]!, ids[1]!, ids[2]!, { youngsModulus: 1e4, poissonRatio: 0.3 });
+      for (let s = 0; s < 60; s++) w.step();
+      return w;
+    };
+    const w = make();
+    const P = w.c.Particle;
+    const [a, b] = w.lists.particles;
+    const y0 = P.y[a!]!;
+    expect(y0).toBeGreaterThan(0.045);
+    expect(y0).toBeLessThan(0.06);
+    const builds = w.lastStats.topologyBuilds;
+    P.radius[a!] = 0.1;
+    P.radius[b!] = 0.1;
+    for (let s = 0; s < 90; s++) w.step();
+    expect(P.y[a!]!).toBeGreaterThan(0.09); // rests on its new radius
+    expect(w.lastStats.topologyBuilds).toBe(builds);
+  });
 });
+

@@ -33,8 +33,9 @@ export class ContactBoundary {
   /** Per edge: its radius (0 on a mesh boundary). */
   readonly eRad: Float64Array;
   readonly meanEdge: number;
-  readonly maxRadius: number;
-  readonly minRadius: number;
+  /** Largest and smallest particle or edge radius (refreshed with the particles' data). */
+  maxRadius: number;
+  minRadius: number;
 
   constructor(
     topology: Topology | null, invMass: Float64Array, radius: Float64Array, bodyOf: Int32Array, eidOf: Int32Array,
@@ -59,6 +60,26 @@ export class ContactBoundary {
     this.meanEdge = meanEdge;
     this.maxRadius = maxRadius;
     this.minRadius = minRadius;
+  }
+
+  /**
+   * Particle data edited in the components since the build (ctx.paramsVersion: masses, `fixed`,
+   * radii, body ids): refresh it in place. The edges and their orientation stay as built.
+   */
+  refreshParticles(ctx: StepContext): void {
+    const t = ctx.topology, P = ctx.c.Particle;
+    let maxR = 0, minR = Infinity;
+    for (let i = 0; i < this.n; i++) {
+      const e = t.particleEids[i]!, m = t.mass[2 * i]!;
+      this.invMass[i] = t.fixed[i] === 1 || !(m > 0) ? 0 : 1 / m;
+      this.radius[i] = P.radius[e]!;
+      this.bodyOf[i] = P.body[e]!;
+      if (this.radius[i]! > maxR) maxR = this.radius[i]!;
+      if (this.radius[i]! < minR) minR = this.radius[i]!;
+    }
+    for (let k = 0; k < this.nE; k++) if (this.eRad[k]! > maxR) maxR = this.eRad[k]!;
+    this.maxRadius = maxR;
+    this.minRadius = this.n > 0 ? minR : 0;
   }
 
   /** Edge (a, b) is particle i's own boundary edge or one next to it (no self contact there). */

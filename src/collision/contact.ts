@@ -254,6 +254,7 @@ export class ContactSystem {
     this.book.droppedPairs = c[4]!;
     this.refinement.pinnedSolves = c[5]!;
     this.book.importState(t, c[0]!, c[1]!, s.flags[3] === 1 ? s.pairSeen : null);
+    this.paramsSeen = -1; // the restored components are read at the next step
     if (s.flags[2] === 1) {
       const nE = s.boundaryEdges.length / 2;
       const ea = new Int32Array(nE), eb = new Int32Array(nE);
@@ -283,10 +284,21 @@ export class ContactSystem {
 
   /** The contact boundary of ctx.topology (rebuilt when the topology changed; the events restart). */
   private ensureBoundary(ctx: StepContext): void {
-    if (this.boundary.topology === ctx.topology) return;
+    if (this.boundary.topology === ctx.topology) {
+      // masses, `fixed`, radii or body ids edited in the components (src/systems/ecs.ts)
+      if (this.paramsSeen !== ctx.paramsVersion) {
+        this.boundary.refreshParticles(ctx);
+        this.paramsSeen = ctx.paramsVersion;
+      }
+      return;
+    }
     this.boundary = buildBoundary(ctx);
+    this.paramsSeen = ctx.paramsVersion;
     this.log.reset();
   }
+
+  /** ctx.paramsVersion when the boundary's particle data was last read. */
+  private paramsSeen = -1;
 
   // ---- events of the last step ----
   /** Contacts that started this step, ended this step, and all current ones (valid until the next step). */
