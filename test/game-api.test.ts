@@ -355,15 +355,21 @@ describe('queries per frame', () => {
       (k) => void sim.query.particlesNear(150, 300 + (k % 3), 40, ids),
     ];
     for (const f of calls) {
-      for (let w = 0; w < 3000; w++) f(w);
-      const growth: number[] = [];
-      for (let r = 0; r < 9; r++) {
-        const h0 = process.memoryUsage().heapUsed;
-        for (let k = 0; k < 500; k++) f(k);
-        growth.push(process.memoryUsage().heapUsed - h0);
+      // up to three measurements, each after more warm-up calls: under load V8 may not have optimized
+      // the query yet (a baseline-tier call boxes its doubles); a fresh array per call fails all three
+      let perCall = Infinity;
+      for (let attempt = 0; attempt < 3 && !(perCall < 4); attempt++) {
+        for (let w = 0; w < 3000; w++) f(w);
+        const growth: number[] = [];
+        for (let r = 0; r < 9; r++) {
+          const h0 = process.memoryUsage().heapUsed;
+          for (let k = 0; k < 500; k++) f(k);
+          growth.push(process.memoryUsage().heapUsed - h0);
+        }
+        growth.sort((a, b) => a - b);
+        perCall = growth[4]! / 500;
       }
-      growth.sort((a, b) => a - b);
-      expect(growth[4]! / 500).toBeLessThan(4); // bytes per call (median of 9 rounds); a fresh array would be ≥ 16
+      expect(perCall).toBeLessThan(4); // bytes per call (median of 9 rounds); a fresh array would be ≥ 16
     }
     expect(bodies.length).toBe(4);
     expect(ids.length).toBeGreaterThan(0);
