@@ -18,7 +18,7 @@ import { DEFAULT_EDGE_RADIUS, DEFAULT_PARTICLE_RADIUS, EcsBridge, hingeRest, res
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT, type ContactSystem } from './collision/contact';
 import type { PenaltyTerm } from './collision/penalty';
 import { engineWarmedUp, runWarmUp } from './warmup';
-import { applySnapshot, readSnapshot, snapshotPayload, stateHash, stateHashes, writeSnapshot } from './systems/snapshot';
+import { applySnapshot, readSnapshot, snapshotPayload, stateHash, stateHashes, writeSnapshot, type SnapshotData } from './systems/snapshot';
 import { ENGINE_VERSION } from './version';
 
 export interface WorldOptions {
@@ -646,7 +646,10 @@ export class PhysicsWorld {
    * leave the world as it was.
    */
   restore(bytes: Uint8Array): void {
-    const data = readSnapshot(bytes, this.c);
+    this.applySnapshotData(readSnapshot(bytes, this.c));
+  }
+
+  private applySnapshotData(data: SnapshotData): void {
     applySnapshot(this.pipeline, this.ecs, data, (on) => {
       this.bridge.suspended = on;
     });
@@ -660,10 +663,9 @@ export class PhysicsWorld {
 
   /** A new world holding a snapshot's state. */
   static fromSnapshot(bytes: Uint8Array): PhysicsWorld {
-    const data = readSnapshot(bytes, createComponents()); // check first: no world is made from bad bytes
-    void data;
+    const data = readSnapshot(bytes, createComponents()); // parsed and checked once: no world is made from bad bytes
     const w = new PhysicsWorld({ gravity: null });
-    w.restore(bytes);
+    w.applySnapshotData(data);
     return w;
   }
 
