@@ -12,7 +12,8 @@
  * Anything not exported here, from `elastica/phaser` or from `elastica/node` is internal and may change
  * in any release. docs/api.md lists the public API.
  */
-export { PhysicsWorld, warmUpEngine } from './world';
+export { PhysicsWorld, warmUpEngine, MAX_WARMUP_STEPS } from './world';
+export type { WarmUpOptions, WarmUpReport } from './world';
 export type { WorldOptions, ParticleOptions, TriangleOptions, ColliderOptions } from './world';
 // the fixed step's stages and user systems (world.addSystem), the step context they receive, the last step's stats
 export { STAGES, SystemError } from './systems/pipeline';

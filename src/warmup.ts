@@ -53,7 +53,7 @@ export function engineWarmedUp(): boolean {
  * Run the warm-up now (once per process; later calls return at once). `createWorld` makes a
  * game-mode world with dt 1/60 and implicit Euler (src/world.ts passes PhysicsWorld's).
  */
-export function runWarmUp(createWorld: () => WarmUpWorld): void {
+export function runWarmUp(createWorld: () => WarmUpWorld, onProgress?: (fraction: number) => void): void {
   if (state !== 0) return;
   state = 1;
   // a fosssim jelly squashed by its top row's initial velocity (large strain: the PSD clamp branch,
@@ -71,6 +71,7 @@ export function runWarmUp(createWorld: () => WarmUpWorld): void {
   for (let s = 0; s < WARMUP_STEPS; s++) {
     newton.profile = s % 3 === 0;
     a.step();
+    if (onProgress && (s + 1) % 100 === 0) onProgress((s + 1) / WARMUP_STEPS);
   }
   state = 2;
 }

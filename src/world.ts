@@ -679,6 +679,44 @@ export class PhysicsWorld {
     return stateHashes(this.pipeline);
   }
 
+  /**
+   * Warm this world's code paths up before the game's first step (issue 15, "cold start"): the
+   * engine's process-wide JIT warm-up (src/warmup.ts) if it has not run, then `steps` steps of this
+   * very world — its contact, materials, colliders and anchors — with user systems muted, after
+   * which the world is put back exactly as it was (snapshot and restore: entity ids, state, step
+   * counter and StepStats counters; the continuation is bit-identical to a world never warmed).
+   * Call it at scene load, after building the scene; `onProgress(fraction)` feeds a loading bar.
+   */
+  warmUp(options: WarmUpOptions = {}): WarmUpReport {
+    const steps = options.steps ?? 60;
+    if (!Number.isInteger(steps) || steps < 0 || steps > MAX_WARMUP_STEPS) {
+      throw new InputError(`warmUp: 'steps' must be a whole number in [0, ${MAX_WARMUP_STEPS}], got ${String(steps)}`);
+    }
+    const onProgress = options.onProgress;
+    if (onProgress !== undefined && typeof onProgress !== 'function') throw new InputError('warmUp: \'onProgress\' must be a function');
+    const t0 = performance.now();
+    const engine = this.ctx.newton !== 'fosssim' && !engineWarmedUp();
+    // the engine's warm-up is about half the work: it reports the first half of the progress
+    if (engine) warmUpEngine(onProgress ? (f) => onProgress(0.5 * f) : undefined);
+    const engineMs = performance.now() - t0;
+    const bytes = this.snapshot();
+    const stats = this.ctx.stats, counters = { ...stats, stageMs: stats.stageMs.slice() };
+    const pipeline = this.pipeline;
+    pipeline.userSystemsMuted = true;
+    try {
+      for (let s = 0; s < steps; s++) {
+        pipeline.step();
+        if (onProgress) onProgress((engine ? 0.5 : 0) + ((engine ? 0.5 : 1) * (s + 1)) / steps);
+      }
+    } finally {
+      pipeline.userSystemsMuted = false;
+      this.restore(bytes);
+      Object.assign(stats, counters);
+    }
+    if (onProgress && steps === 0) onProgress(1);
+    return { ms: performance.now() - t0, engineMs, steps };
+  }
+
   /** Advance one fixed step of dt. */
   step(): void {
     if (this.ctx.newton !== 'fosssim' && !engineWarmedUp()) warmUpEngine(); // once per process (src/warmup.ts)
@@ -726,6 +764,24 @@ export class PhysicsWorld {
  * before a game's own bodies run; once per process, a few tens of ms. The first game-mode step()
  * calls it; a game may call it earlier, during loading.
  */
-export function warmUpEngine(): void {
-  runWarmUp(() => new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' }));
+export function warmUpEngine(onProgress?: (fraction: number) => void): void {
+  runWarmUp(() => new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' }), onProgress);
+}
+
+/** Most steps PhysicsWorld.warmUp runs (10 s at 60 Hz). */
+export const MAX_WARMUP_STEPS = 600;
+
+/** Options of PhysicsWorld.warmUp. */
+export interface WarmUpOptions {
+  /** Steps of the world itself to run and undo (default 60: one second, long enough for first contacts in most scenes). */
+  steps?: number;
+  /** Called with the fraction done (0..1] as the warm-up proceeds (a loading bar). */
+  onProgress?: (fraction: number) => void;
+}
+
+/** What PhysicsWorld.warmUp did: its total and engine-part milliseconds and the world steps run. */
+export interface WarmUpReport {
+  ms: number;
+  engineMs: number;
+  steps: number;
 }

@@ -52,6 +52,8 @@ class JellyScene extends Phaser.Scene {
     });
     soft.add.jelly(200, 80, { width: 60, height: 60, stiffness: 2e5, density: 20, texture: 'crate', tint: 0x9fd0ff });
     const drag: SoftBody = box;
+    // compile the scene's contact and material code now (its first second, run and undone), not in the first frames
+    soft.warmUp();
     controls(this);
     instrument(this, () => drag);
   }

@@ -26,6 +26,8 @@ import { meshBox, meshCircle } from '../mesh';
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from '../collision/contact';
 
 export const SCENES = ['page', 'pile20', 'stirred'] as const;
+export const SCENE_MODES = ['cold', 'cold-warmup', 'warm'] as const;
+export type SceneMode = (typeof SCENE_MODES)[number];
 export type SceneName = (typeof SCENES)[number];
 
 export interface SceneWindow {
@@ -46,8 +48,11 @@ export interface SceneWindow {
 export interface SceneResult {
   name: SceneName;
   engine: string;
-  /** 'cold': first scene of a fresh process; 'warm': built again after one run in the process. */
-  mode: 'cold' | 'warm';
+  /**
+   * 'cold': first scene of a fresh process; 'cold-warmup': the same, the scene warmed up at load
+   * (PhysicsWorld.warmUp: 60 steps run and undone); 'warm': built again after one run in the process.
+   */
+  mode: SceneMode;
   sleeping?: boolean;
   triangles: number;
   /** Building the scene (ms), and the engine's JIT warm-up paid while building (cold Elastica rows). */
@@ -77,7 +82,7 @@ const WINDOWS: readonly [number, number][] = [[0, 1], [1, 2], [2, 5], [5, 10]];
 
 // ---- the scenes (Elastica) -----------------------------------------------------------------
 
-interface Built {
+export interface Built {
   world: PhysicsWorld;
   /** Called before each step (the stirred scene's paddle). */
   drive?: (step: number) => void;
@@ -157,7 +162,7 @@ function addBody(
   for (let t = 0; t < tris.length; t += 3) world.addTriangle(ids[tris[t]!]!, ids[tris[t + 1]!]!, ids[tris[t + 2]!]!, mat);
 }
 
-function build(name: SceneName): Built {
+export function buildScene(name: SceneName): Built {
   if (name === 'page') return buildPage();
   if (name === 'pile20') return buildPile20();
   return buildStirred();
@@ -204,13 +209,16 @@ function windowsFor(name: SceneName, steps: number, block: number, times: Float6
 }
 
 /** One Elastica run of a scene in this process (`mode` says whether the process ran one before). */
-export function runSceneElastica(name: SceneName, mode: 'cold' | 'warm', opts: SceneOptions = {}): SceneResult {
+export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOptions = {}): SceneResult {
   const steps = opts.steps ?? (name === 'stirred' ? 2000 : 600);
   const block = opts.block ?? 500;
   const tb = performance.now();
-  const { world, drive } = build(name);
+  const { world, drive } = buildScene(name);
   const tw = performance.now();
-  warmUpEngine(); // the world's first step would run it; a game runs it at scene load (SoftSim does)
+  // the world's first step would run the engine's warm-up; a game runs it at scene load (SoftSim
+  // does), or warms the scene itself up (world.warmUp: the engine's warm-up, then 60 steps undone)
+  if (mode === 'cold-warmup') world.warmUp();
+  else warmUpEngine();
   const warmupMs = performance.now() - tw;
   const buildMs = performance.now() - tb;
   const times = new Float64Array(steps);
@@ -313,7 +321,7 @@ export async function runSceneRapier(name: SceneName, solver: 'constraints' | 'f
   const engine = `rapier2d-compat soft body (${solver === 'fem' ? 'Fem' : 'Constraints, default'} solver${sleeping ? ', sleeping on' : ''})`;
   const R = (await import('@dimforge/rapier2d-compat')).default;
   await R.init();
-  const built = build(name);
+  const built = buildScene(name);
   const ex = exportWorld(built.world);
   const tb = performance.now();
   const rw = new R.World({ x: 0, y: -9.81 });

@@ -38,7 +38,7 @@ import { MATERIAL_NAMES, type MaterialName } from '../elements';
 import { JELLY, buildJelly, jellyMesh, jellyModulus, makeJellyPile } from './bench-jellies';
 import { STAGES } from '../systems/pipeline';
 import { measureSnapshot, type SnapshotFigures } from './bench-snapshot';
-import { SCENES, runSceneElastica, runSceneRapier, type SceneName, type SceneResult } from './bench-scenes';
+import { SCENES, SCENE_MODES, runSceneElastica, runSceneRapier, type SceneMode, type SceneName, type SceneResult } from './bench-scenes';
 
 export interface BenchOptions {
   json?: boolean;
@@ -54,7 +54,7 @@ export interface BenchOptions {
   /** Game scenes (bench-scenes.ts): steps to run (default 600; stirred 2,000). */
   steps?: number;
   /** Game scenes, in a child process: run only this Elastica mode (internal: the parent's isolation). */
-  sceneMode?: 'cold' | 'warm';
+  sceneMode?: SceneMode;
   out?: (line: string) => void;
 }
 
@@ -599,7 +599,7 @@ async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) 
     emitScene(runSceneElastica(name, opts.sceneMode, sopts));
     return;
   }
-  for (const mode of ['cold', 'warm'] as const) {
+  for (const mode of SCENE_MODES) {
     if (opts.isolate !== false) {
       const args = [ELASTICA_BIN, 'bench', '--json', '--no-rapier', '--cases', name, '--scene-mode', mode];
       if (opts.steps !== undefined) args.push('--steps', String(opts.steps));

@@ -18,7 +18,7 @@
 import Phaser from 'phaser';
 import { SoftSim, SoftBody, type ContactListener, type ContactType, type JellyOptions, type RopeOptions, type SheetOptions, type SoftSimOptions } from './sim';
 import type { SoftQueries } from './queries';
-import type { PhysicsWorld } from '../world';
+import type { PhysicsWorld, WarmUpOptions, WarmUpReport } from '../world';
 import type { Collider } from './colliders';
 import { Skin } from './skin';
 import { mesh2dIndices, uvFromBounds } from './mesh2d';
@@ -185,6 +185,15 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   /** Point, area and ray queries in pixels: bodyAt, bodiesIn, raycast, particlesNear (src/game/queries.ts). */
   get query(): SoftQueries<SoftBody> {
     return this.need().query;
+  }
+
+  /**
+   * Warm the scene up at load (after building it in create()): its own fixed steps run with
+   * listeners muted and are then undone exactly (PhysicsWorld.warmUp), so the first frames do not
+   * compile contact and material code. `onProgress(fraction)` feeds a loading bar.
+   */
+  warmUp(options: WarmUpOptions = {}): WarmUpReport {
+    return this.need().warmUp(options);
   }
 
   /** The engine (PhysicsWorld, SI units, y up) the SoftSim steps: entities, components, contacts, stats. */

@@ -10,7 +10,7 @@
  * Frame deltas only decide how many steps run, so the same inputs give the same
  * state after the same number of steps at any frame rate.
  */
-import { PhysicsWorld, warmUpEngine, type WorldOptions } from '../world';
+import { PhysicsWorld, warmUpEngine, type WarmUpOptions, type WarmUpReport, type WorldOptions } from '../world';
 import { meshBox, meshCircle, meshPolygon, meshSheet, type MeshData } from '../mesh';
 import { parseSceneXml } from '../scene/xml';
 import { buildScene } from '../scene/build';
@@ -636,6 +636,16 @@ export class SoftSim {
   resume(): this {
     this.paused = false;
     return this;
+  }
+
+  /**
+   * Warm the scene up at load (PhysicsWorld.warmUp): `steps` fixed steps of this world (default 60)
+   * run with user systems and step listeners muted and then undone exactly, so the first frames
+   * do not compile contact, material and collider code. Call it after building the scene;
+   * `onProgress(fraction)` feeds a loading bar.
+   */
+  warmUp(options: WarmUpOptions = {}): WarmUpReport {
+    return this.world.warmUp(options);
   }
 
   /** Run after every fixed step (after collisions). */

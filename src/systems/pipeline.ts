@@ -77,6 +77,8 @@ export class Pipeline {
   penalty: PenaltyTerm | null = null;
   /** Time each stage into ctx.stats.stageMs / stepMs. */
   profile = false;
+  /** Skip the user systems (PhysicsWorld.warmUp steps the engine's own stages only). */
+  userSystemsMuted = false;
 
   private readonly beforeStage: SystemFn[][] = STAGES.map(() => []);
   private readonly afterStage: SystemFn[][] = STAGES.map(() => []);
@@ -162,11 +164,11 @@ export class Pipeline {
   /** One stage: the systems before it, its own work, the systems after it (timed when profiling). */
   private run(i: number, work: StageFn): void {
     const t0 = this.profile ? now() : 0;
-    const before = this.beforeStage[i]!;
-    if (before.length > 0) runSystems(before, this.ctx, i);
+    const before = this.beforeStage[i]!, muted = this.userSystemsMuted;
+    if (before.length > 0 && !muted) runSystems(before, this.ctx, i);
     work(this);
     const after = this.afterStage[i]!;
-    if (after.length > 0) runSystems(after, this.ctx, i);
+    if (after.length > 0 && !muted) runSystems(after, this.ctx, i);
     if (this.profile) this.ctx.stats.stageMs[i] = now() - t0;
   }
 
