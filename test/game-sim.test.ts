@@ -226,3 +226,18 @@ describe('SoftSim fixed-step loop with the real PhysicsWorld', () => {
     }
   });
 });
+
+describe('SoftSim jelly material option', () => {
+  it("passes `material` to every triangle (default 'fosssim'); an unknown name is an InputError naming the choices", async () => {
+    const { materialId } = await import('../src/elements');
+    const sim = new SoftSim({ pixelsPerMetre: 100, originX: 0, originY: 500 });
+    const a = sim.jelly(200, 200, { width: 60, height: 60, material: 'neohookean' });
+    const b = sim.jelly(400, 200, { width: 60, height: 60 });
+    const T = sim.world.c.Triangle;
+    const idsA = a.elements, idsB = b.elements;
+    expect(idsA.length).toBeGreaterThan(0);
+    for (const e of idsA) expect(T.material[e]).toBe(materialId('neohookean'));
+    for (const e of idsB) expect(T.material[e]).toBe(materialId('fosssim'));
+    expect(() => sim.jelly(600, 200, { width: 60, height: 60, material: 'jelly' as never })).toThrow(/material.*one of/);
+  });
+});

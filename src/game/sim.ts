@@ -10,6 +10,7 @@
  * Frame deltas only decide how many steps run, so the same inputs give the same
  * state after the same number of steps at any frame rate.
  */
+import type { MaterialName } from '../elements';
 import { PhysicsWorld, warmUpEngine, type WarmUpOptions, type WarmUpReport, type WorldOptions } from '../world';
 import { meshBox, meshCircle, meshPolygon, meshSheet, type MeshData } from '../mesh';
 import { parseSceneXml } from '../scene/xml';
@@ -38,6 +39,12 @@ export interface MaterialOptions {
   poissonRatio?: number;
   /** kg/m² (default 100). */
   density?: number;
+  /**
+   * Triangle material (docs/materials.md; default 'fosssim', FOSSSim's CST). 'neohookean' and
+   * 'corotational' resist inversion: a jelly crushed by a moving collider recovers instead of
+   * folding flat (a 'fosssim' jelly of the same small-strain stiffness needs `stiffness` × 4 in them).
+   */
+  material?: MaterialName;
 }
 
 export interface JellyOptions extends MaterialOptions {
@@ -985,8 +992,9 @@ export class SoftSim {
   }
 
   // ---- factory --------------------------------------------------------------
-  private material(o: MaterialOptions): { youngsModulus: number; poissonRatio: number; density: number } {
-    return { youngsModulus: o.stiffness ?? 2e4, poissonRatio: o.poissonRatio ?? 0.3, density: o.density ?? 100 };
+  private material(o: MaterialOptions): { youngsModulus: number; poissonRatio: number; density: number; material?: MaterialName } {
+    const m = { youngsModulus: o.stiffness ?? 2e4, poissonRatio: o.poissonRatio ?? 0.3, density: o.density ?? 100 };
+    return o.material === undefined ? m : { ...m, material: o.material };
   }
 
   /** Adds particles at mesh positions (m, relative to cx, cy) and CST triangles. */
