@@ -23,7 +23,10 @@
  * Linear solves: sparse LDLᵀ (symbolic analysis shared with the FOSSSim path)
  * for small systems; above `pcgMinDofs`, PCG preconditioned by an LDLᵀ factor
  * reused over steps and refactored when PCG needs more than `refactorIters`
- * iterations. No allocation per step.
+ * iterations. On that path, an iteration that follows a small full Newton step
+ * (accepted at α = 1, within `chordWithin` step tolerances) is a chord iteration:
+ * no Hessian assembly, the direction is the reused factor's solve −M⁻¹∇Φ (docs/solver.md,
+ * "Chord iterations"). No allocation per step.
  *
  * Loop-free driver over module kernels; doubles through sc, hs (HS_*), ph, dp, en: docs/design.md,
  * "Scratch and calling convention".
@@ -110,6 +113,16 @@ export class NewtonSolver {
   /** Steps since the preconditioner was refactored; total refactorizations. */
   refactors = 0;
   lastCgIters = 0;
+  /** PCG iterations since creation (all solves). */
+  cgItersTotal = 0;
+  /**
+   * PCG path: a Newton iteration that follows a full Newton step accepted at α = 1 with
+   * ‖Δx‖∞ ≤ chordWithin × the step tolerance is a chord iteration (no assembly, direction
+   * −M⁻¹∇Φ with the reused factor M; linearPath 'chord-ldlt'). 0 turns chord iterations off.
+   */
+  chordWithin = 100;
+  /** Chord iterations since creation. */
+  chordIters = 0;
 
   private readonly xt: Float64Array;
   private readonly xtil: Float64Array;
@@ -277,6 +290,7 @@ export class NewtonSolver {
     pcg(ws.solver.pattern, ws.values, rhs, out, ldlt, cg, this.cgTol!, this.cgMaxIters);
     if (prof) this.lap(LAP_SOLVE);
     this.lastCgIters = cg.iterations;
+    this.cgItersTotal += cg.iterations;
     stats.linearPath = 'pcg-ldlt';
     if (cg.iterations > this.refactorIters) this.precondStale = true;
     if (!cg.converged || cg.breakdown) {
@@ -284,6 +298,20 @@ export class NewtonSolver {
       this.precondStale = true;
       this.solve(ws, rhs, out);
     }
+  }
+
+  /** Whether the next direction may be a chord direction: the PCG path with a valid, fresh-enough reused factor. */
+  private chordReady(ws: Workspace): boolean {
+    return this.precondValid && !this.precondStale && ws.solver !== null && !ws.lu && this.t.ndof >= this.pcgMinDofs && ws.solver.ldlt.factored;
+  }
+
+  /** Chord direction: out = M⁻¹ rhs with the reused factor M (no assembly, no PCG). */
+  private chordSolve(ws: Workspace, rhs: Float64Array, out: Float64Array): void {
+    ws.solver!.ldlt.solve(rhs, out);
+    if (this.profile) this.lap(LAP_SOLVE);
+    this.chordIters++;
+    this.lastCgIters = 0;
+    ws.stats.linearPath = 'chord-ldlt';
   }
 
   /** The PCG path's reused LDLᵀ factor (snapshots: it changes the next solves), or null when none is carried. */
@@ -405,6 +433,11 @@ export class NewtonSolver {
     this.phiCount = 1;
     let iters = 0;
     let converged = false;
+    // chord iterations (PCG path): the last iteration was a full Newton step, small and taken whole
+    const chordTol = this.chordWithin * stepTol;
+    let chordNext = false;
+    let chordUsed = false;
+    let prevStep = 0;
     while (iters < maxIters) {
       this.gradient(model, x, g);
       sumSquares(n, g, sc);
@@ -412,10 +445,14 @@ export class NewtonSolver {
         converged = true;
         break;
       }
-      this.assemble(model, x, settings.projection, ws);
-      if (prof) this.lap(LAP_ASSEMBLY);
+      const chord: boolean = chordNext && this.chordReady(ws);
+      if (!chord) {
+        this.assemble(model, x, settings.projection, ws);
+        if (prof) this.lap(LAP_ASSEMBLY);
+      }
       negateInto(n, g, trial);
-      this.solve(ws, trial, dir);
+      if (chord) this.chordSolve(ws, trial, dir);
+      else this.solve(ws, trial, dir);
       iters++;
       slopeAndMax(n, g, dir, sc);
       const slope = sc[0]!, dmax = sc[1]!;
@@ -461,6 +498,11 @@ export class NewtonSolver {
         converged = true;
         break;
       }
+      // a chord iteration only where Newton is about to stop: a full step taken whole, within
+      // chordWithin tolerances, and (after the first iteration) contracting at least as fast
+      chordNext = !chord && !chordUsed && alpha === 1 && dmax <= chordTol && (iters === 1 || dmax * this.chordWithin <= prevStep);
+      chordUsed = chordUsed || chord;
+      prevStep = dmax;
     }
     // v = (x − xᵗ)/h, kept in this method on purpose: the only loop over the dofs left here, it
     // uses up V8's interrupt budget so the driver is optimized within a few steps (without it,

@@ -1,0 +1,115 @@
+/**
+ * Chord iterations of the game-mode Newton solver on its PCG path (src/solver/newton.ts,
+ * docs/solver.md "Chord iterations"): after a small full Newton step taken whole, the next
+ * iteration skips the Hessian assembly and PCG and takes the reused LDLᵀ factor's solve
+ * −M⁻¹∇Φ as its direction. These tests check that
+ *   - with chordWithin = 0 the solver is the one before chord iterations, bit for bit (the
+ *     PCG hashes test/solver-bitexact.test.ts carried until chord iterations were added);
+ *   - chord iterations happen, stop no step short of convergence that converged without them, need
+ *     no more Newton iterations, fewer PCG iterations, and the states stay within the Newton step
+ *     tolerance of the chord-free solver;
+ *   - the direct LDLᵀ path (below pcgMinDofs: the 1k/4k jellies, the pile) never takes one.
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { PhysicsWorld } from '../src/world';
+import { buildJelly } from '../src/cli/bench-jellies';
+import { MATERIAL_NAMES, type MaterialName } from '../src/elements';
+
+function digest(w: PhysicsWorld): string {
+  const h = createHash('sha256');
+  const p = w.readPositions(), v = w.readVelocities();
+  h.update(new Uint8Array(p.buffer, p.byteOffset, p.byteLength));
+  h.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+  return h.digest('hex').slice(0, 32);
+}
+
+/** test/solver-bitexact.test.ts's PCG jelly (200 triangles, shear kick), with the given chordWithin. */
+function jelly(material: MaterialName, kick: number, chordWithin: number, triangles = 200): PhysicsWorld {
+  const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
+  buildJelly(triangles, w, material);
+  const P = w.c.Particle;
+  for (const e of w.lists.particles) if (P.fixed[e] === 0) P.vx[e] = kick * (P.y[e]! - 0.5);
+  w.step();
+  const newton = w.newtonSolver();
+  newton.pcgMinDofs = 0;
+  newton.chordWithin = chordWithin;
+  return w;
+}
+
+interface Run {
+  w: PhysicsWorld;
+  newtonIters: number;
+  unconverged: number;
+  cgIters: number;
+  chords: number;
+}
+
+function run(w: PhysicsWorld, steps: number): Run {
+  const newton = w.newtonSolver();
+  const cg0 = newton.cgItersTotal, ch0 = newton.chordIters;
+  let newtonIters = 0, unconverged = 0;
+  for (let s = 0; s < steps; s++) {
+    w.step();
+    newtonIters += w.lastStats.newtonIters;
+    if (!w.lastStats.converged) unconverged++;
+  }
+  return { w, newtonIters, unconverged, cgIters: newton.cgItersTotal - cg0, chords: newton.chordIters - ch0 };
+}
+
+function maxDiff(a: Float64Array, b: Float64Array): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i]! - b[i]!));
+  return d;
+}
+
+describe('Newton chord iterations (PCG path)', () => {
+  it('chordWithin = 0 is the solver before chord iterations, bit for bit', () => {
+    // the GOLDEN hashes of test/solver-bitexact.test.ts before chord iterations (commit 8e0fb27)
+    const before: [MaterialName, string][] = [
+      ['fosssim', '901793e25327e9d538e96156c6d917e3'],
+      ['neohookean', '8c2ac18ed05c2c4e1f8e25945b9a05c9'],
+    ];
+    for (const [m, hash] of before) {
+      const r = run(jelly(m, 6, 0), 200);
+      expect(r.chords).toBe(0);
+      expect(digest(r.w)).toBe(hash);
+    }
+  });
+
+  for (const m of MATERIAL_NAMES) {
+    it(`${m}: chord iterations stay within the step tolerance and cut PCG iterations (kicked jelly)`, () => {
+      const off = run(jelly(m, 6, 0), 200);
+      const on = run(jelly(m, 6, 100), 200);
+      expect(on.chords).toBeGreaterThan(50);
+      expect(on.unconverged).toBeLessThanOrEqual(off.unconverged);
+      expect(on.newtonIters).toBeLessThanOrEqual(off.newtonIters + 10);
+      expect(on.cgIters).toBeLessThan(0.9 * off.cgIters);
+      // Newton's stopping tolerance is 1e-6 × the body's size (a 1 m jelly); the states after 200
+      // steps agree far better than that (measured 1e-8 … 1e-7)
+      expect(maxDiff(on.w.readPositions(), off.w.readPositions())).toBeLessThan(1e-6);
+      expect(maxDiff(on.w.readVelocities(), off.w.readVelocities())).toBeLessThan(1e-4);
+    });
+  }
+
+  it('a settling jelly (the bench scene): the same Newton iterations, a chord instead of every confirming solve', () => {
+    const off = run(jelly('fosssim', 0, 0, 400), 120);
+    const on = run(jelly('fosssim', 0, 100, 400), 120);
+    expect(on.newtonIters).toBe(off.newtonIters);
+    expect(on.unconverged).toBe(0);
+    expect(off.unconverged).toBe(0);
+    expect(on.chords).toBeGreaterThan(100);
+    expect(on.cgIters).toBeLessThan(0.7 * off.cgIters);
+    expect(maxDiff(on.w.readPositions(), off.w.readPositions())).toBeLessThan(1e-7);
+  });
+
+  it('the direct LDLᵀ path never takes a chord iteration', () => {
+    const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
+    buildJelly(400, w);
+    w.step();
+    const r = run(w, 60);
+    expect(r.newtonIters).toBeGreaterThan(60); // second iterations happened
+    expect(r.chords).toBe(0);
+    expect(w.lastStats.linearPath).toBe('ldlt');
+  });
+});
