@@ -71,6 +71,17 @@ export interface BenchResult {
   linearPath: string;
   msPerStepMedian: number;
   msPerStepP95: number;
+  /** Tail of the step times (elastica rows): 99th percentile and largest step, ms. */
+  msPerStepP99?: number;
+  msPerStepMax?: number;
+  /**
+   * Game-mode solver counts over the timed window (elastica rows; deterministic, unlike the times):
+   * PCG preconditioner refactorizations, PCG iterations per step, chord iterations
+   * (src/solver/newton.ts; all 0 on the direct LDLᵀ path below 8000 dofs).
+   */
+  refactors?: number;
+  cgItersPerStep?: number;
+  chordIters?: number;
   newtonItersMean: number;
   msAssembly: number;
   msFactor: number;
@@ -326,6 +337,7 @@ export function benchElastica(name: string, target: number, warmup: number, step
   const paths = new Set<string>();
   const stages = new StageTimes();
   const { meter } = w;
+  const ref0 = newton.refactors, cg0 = newton.cgItersTotal, chord0 = newton.chordIters;
   for (let s = 0; s < steps; s++) {
     // phase and stage timings (NewtonSolver.profile, PhysicsWorld.profile: ~15 clock reads per step)
     // on sampled steps only, which the allocation meter skips; every step is timed by one pair of
@@ -357,6 +369,8 @@ export function benchElastica(name: string, target: number, warmup: number, step
     name, engine: 'elastica', material, youngsModulus: jellyModulus(material), triangles: t.triangles.count, dofs: t.ndof, integrator: 'implicit-euler (game: newton+linesearch, psd)',
     linearPath: [...paths].sort().join('+'),
     msPerStepMedian: round(quantile(sorted, 0.5)), msPerStepP95: round(quantile(sorted, 0.95)),
+    msPerStepP99: round(quantile(sorted, 0.99)), msPerStepMax: round(sorted[sorted.length - 1]!),
+    refactors: newton.refactors - ref0, cgItersPerStep: round((newton.cgItersTotal - cg0) / steps, 2), chordIters: newton.chordIters - chord0,
     newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / profiled), msFactor: round(msF / profiled), msSolve: round(msS / profiled),
     heapGrowthBytesPerStep: round((heap1 - w.heap0) / (steps + w.stepsAfterBaseline), 1),
     allocBytesPerStep: round(meter.mean(), 1), allocBytesPerStepSteady: round(meter.steady(), 1), allocBytesMaxStep: meter.max, allocSteps: meter.allocating, meteredSteps: meter.n, gcSteps: meter.gcSteps,
@@ -424,6 +438,7 @@ export function benchPile(warmup: number, steps: number, each: number, count = P
     integrator: 'implicit-euler (game: newton+linesearch, psd, contact)',
     linearPath: [...paths].sort().join('+'),
     msPerStepMedian: round(quantile(sorted, 0.5)), msPerStepP95: round(quantile(sorted, 0.95)),
+    msPerStepP99: round(quantile(sorted, 0.99)), msPerStepMax: round(sorted[sorted.length - 1]!),
     newtonItersMean: round(iters / steps, 2), msAssembly: round(msA / profiled), msFactor: round(msF / profiled), msSolve: round(msS / profiled),
     heapGrowthBytesPerStep: round((heap1 - w.heap0) / (steps + w.stepsAfterBaseline), 1),
     allocBytesPerStep: round(meter.mean(), 1), allocBytesPerStepSteady: round(meter.steady(), 1), allocBytesMaxStep: meter.max, allocSteps: meter.allocating, meteredSteps: meter.n, gcSteps: meter.gcSteps,
@@ -565,7 +580,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
     }
     out(
       `${r.name.padEnd(4)} ${(r.material ? `${r.engine} ${r.material}` : r.engine).slice(0, 28).padEnd(28)} tris ${String(r.triangles).padStart(6)} dofs ${String(r.dofs).padStart(6)}  ` +
-        `median ${r.msPerStepMedian.toFixed(2)} ms  p95 ${r.msPerStepP95.toFixed(2)} ms  newton ${r.newtonItersMean}  ` +
+        `median ${r.msPerStepMedian.toFixed(2)} ms  p95 ${r.msPerStepP95.toFixed(2)} ms` +
+        (r.msPerStepP99 !== undefined ? `  p99 ${r.msPerStepP99.toFixed(2)} ms  max ${r.msPerStepMax!.toFixed(2)} ms` : '') + `  newton ${r.newtonItersMean}  ` +
+        (r.cgItersPerStep !== undefined ? `pcg ${r.cgItersPerStep}/step refactors ${r.refactors} chord ${r.chordIters}  ` : '') +
         `asm ${r.msAssembly} fac ${r.msFactor} sol ${r.msSolve}  alloc ${r.allocBytesPerStep} B/step (${r.allocSteps} of ${r.meteredSteps} steps, max ${r.allocBytesMaxStep}, gc ${r.gcSteps})  retained ${r.heapGrowthBytesPerStep} B/step  sag ${r.sag}  ${r.linearPath}` +
         (r.contacts !== undefined ? `  contacts ${r.contacts} candidates ${r.candidates} rebuilds ${r.rebuilds} pattern pairs ${r.patternPairs} fail-safe ${r.failSafeSteps}` : '') +
         (r.note ? `  ${r.note}` : ''),
