@@ -24,7 +24,7 @@
  * for small systems; above `pcgMinDofs`, PCG preconditioned by an LDLᵀ factor
  * reused over steps and refactored when PCG needs more than `refactorIters`
  * iterations. On that path, an iteration that follows a small full Newton step
- * (accepted at α = 1, within `chordWithin` step tolerances) is a chord iteration:
+ * (accepted at α = 1, within `chordWithin` step tolerances) may be a chord iteration:
  * no Hessian assembly, the direction is the reused factor's solve −M⁻¹∇Φ (docs/solver.md,
  * "Chord iterations"). No allocation per step.
  *
@@ -117,8 +117,9 @@ export class NewtonSolver {
   cgItersTotal = 0;
   /**
    * PCG path: a Newton iteration that follows a full Newton step accepted at α = 1 with
-   * ‖Δx‖∞ ≤ chordWithin × the step tolerance is a chord iteration (no assembly, direction
-   * −M⁻¹∇Φ with the reused factor M; linearPath 'chord-ldlt'). 0 turns chord iterations off.
+   * ‖Δx‖∞ ≤ chordWithin × the step tolerance (and, after the first iteration, chordWithin times
+   * smaller than the step before it) is a chord iteration, at most one per step: no assembly,
+   * direction −M⁻¹∇Φ with the reused factor M (linearPath 'chord-ldlt'). 0 turns them off.
    */
   chordWithin = 100;
   /** Chord iterations since creation. */

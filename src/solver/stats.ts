@@ -9,6 +9,7 @@ export interface StepStats {
   /**
    * Which linear-solver path ran last: 'ldlt' (sparse LDLᵀ, factored this
    * iteration), 'pcg-ldlt' (PCG preconditioned by a reused LDLᵀ factor),
+   * 'chord-ldlt' (a chord iteration: the reused factor's solve alone, src/solver/newton.ts),
    * 'dense-lu', or 'none'.
    */
   linearPath: string;
