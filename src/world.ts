@@ -20,6 +20,7 @@ import type { PenaltyTerm } from './collision/penalty';
 import { engineWarmedUp, runWarmUp } from './warmup';
 import { applySnapshot, readSnapshot, snapshotPayload, stateHash, stateHashes, writeSnapshot, type SnapshotData } from './systems/snapshot';
 import { ENGINE_VERSION } from './version';
+import { parseFilter, parseOneWay, writeColliderFilter, writeParticleFilter, type CollisionFilter, type FilterOptions, type OneWay } from './systems/filters';
 
 export interface WorldOptions {
   /** Fixed step (s), default 1/60. */
@@ -69,12 +70,20 @@ export interface ParticleOptions {
   radius?: number;
   /** Body id from createBody(), for body–body and self contact; default 0 (no body). */
   body?: number;
+  /** Collision filter and sensor flag (src/systems/filters.ts; default: category 1, mask all, group 0, no sensor). */
+  filter?: FilterOptions;
 }
 
 /** Per-collider contact material; omitted: the world's `contacts.cor` / `contacts.friction`. */
 export interface ColliderOptions {
   friction?: number;
   cor?: number;
+  /** Collision filter (Matter's `collisionFilter`: category, mask, group); default: category 1, mask all, group 0. */
+  collisionFilter?: CollisionFilter;
+  /** Report overlaps as contact events (`sensor: true`), never push. */
+  sensor?: boolean;
+  /** One-way: bodies pass moving along this direction (true: +y, from below) and land coming against it. */
+  oneWay?: OneWay;
 }
 
 export interface TriangleOptions {
@@ -245,7 +254,9 @@ export class PhysicsWorld {
     if (p.body !== undefined && !(Number.isInteger(p.body) && p.body >= 0 && p.body < this.nextBody)) {
       throw new InputError(`${where}: 'body' must be 0 or an id from createBody(), got ${p.body}`);
     }
+    const filter = parseFilter(where, p.filter);
     const eid = this.create(this.c.Particle);
+    if (p.filter !== undefined) writeParticleFilter(this.c, eid, filter);
     const Q = this.c.Particle; // may have grown
     Q.x[eid] = p.x;
     Q.y[eid] = p.y;
@@ -455,7 +466,10 @@ export class PhysicsWorld {
     for (const [k, val] of [['friction', opts.friction], ['cor', opts.cor]] as const) {
       if (val !== undefined && !(val >= 0 && Number.isFinite(val))) throw new InputError(`${where}: '${k}' must be a finite number >= 0, got ${val}`);
     }
+    const filter = parseFilter(where, { ...opts.collisionFilter, sensor: opts.sensor });
+    const oneWay = parseOneWay(where, opts.oneWay);
     const eid = this.create(this.c.Collider);
+    writeColliderFilter(this.c, eid, filter, oneWay);
     const K = this.c.Collider;
     K.kind[eid] = kind;
     K.px[eid] = px;
@@ -519,6 +533,28 @@ export class PhysicsWorld {
   }
 
   /** Teleport a collider's pivot to (x, y) and its rotation to angle (rad); its velocity is kept. */
+  /** Change a collider's collision filter, sensor flag and one-way direction (from the next step; omitted: the default). */
+  setColliderFilter(eid: number, f: FilterOptions & { oneWay?: OneWay } = {}): void {
+    this.colliderId(eid, 'setColliderFilter');
+    writeColliderFilter(this.c, eid, parseFilter('setColliderFilter', f), parseOneWay('setColliderFilter', f.oneWay));
+  }
+
+  /** Change a particle's collision filter and sensor flag (from the next step; omitted: the default). */
+  setParticleFilter(eid: number, f: FilterOptions = {}): void {
+    this.particle(eid, 'setParticleFilter');
+    writeParticleFilter(this.c, eid, parseFilter('setParticleFilter', f));
+  }
+
+  /**
+   * Give every particle of body `body` (an id from createBody()) this collision filter and sensor flag
+   * (from the next step). Particles added to the body later keep their own (addParticle's `filter`).
+   */
+  setBodyFilter(body: number, f: FilterOptions = {}): void {
+    if (!(Number.isInteger(body) && body > 0 && body < this.nextBody)) throw new InputError(`setBodyFilter: 'body' must be an id from createBody(), got ${body}`);
+    const v = parseFilter('setBodyFilter', f), P = this.c.Particle;
+    for (const e of this.ctx.lists.particles) if (P.body[e] === body) writeParticleFilter(this.c, e, v);
+  }
+
   setColliderPose(eid: number, x: number, y: number, angle = this.c.Collider.angle[eid]!): void {
     this.colliderId(eid, 'setColliderPose');
     if (![x, y, angle].every(Number.isFinite)) throw new InputError('setColliderPose: arguments must be finite numbers');

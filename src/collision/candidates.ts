@@ -23,6 +23,7 @@ import { growF, growI } from './buffers';
 import { emptyBoundary, type ContactBoundary } from './boundary';
 import type { ItemBroadphase } from './broadphase';
 import { bouncyCollider, frictionInto, type KinematicColliders } from './colliders';
+import type { ContactFilter } from './filter';
 import { GS, GS_AL, GS_D, pointSegAt, sweptNodes, sweptSegment } from './geometry';
 import {
   ContactPotential, KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT, ST_EPS, ST_G, ST_K, ST_MU, ST_N, ST_R, ST_SLIP,
@@ -77,9 +78,13 @@ export class CandidateSearch {
   private readonly bp: ItemBroadphase;
   private readonly pot: ContactPotential;
   private readonly book: PatternBook;
+  private readonly filter: ContactFilter;
 
-  constructor(s: ContactSettings, cols: KinematicColliders, bp: ItemBroadphase, pot: ContactPotential, book: PatternBook) {
+  constructor(
+    s: ContactSettings, cols: KinematicColliders, bp: ItemBroadphase, pot: ContactPotential, book: PatternBook, filter: ContactFilter,
+  ) {
     this.s = s;
+    this.filter = filter;
     this.cols = cols;
     this.bp = bp;
     this.pot = pot;
@@ -92,7 +97,7 @@ export class CandidateSearch {
    * through the pattern book when candidates need blocks it lacks (and a rebuild token is left).
    */
   search(ctx: StepContext, bnd: ContactBoundary, x0: Float64Array, v0: Float64Array, xs: Float64Array | null): void {
-    const pot = this.pot, s = this.s, cols = this.cols, bp = this.bp, book = this.book;
+    const pot = this.pot, s = this.s, cols = this.cols, bp = this.bp, book = this.book, filter = this.filter;
     pot.clear();
     book.clearQueue();
     // the forces stage's search refills the pattern book's rebuild tokens. Here, not in a method of
@@ -172,7 +177,7 @@ export class CandidateSearch {
       P[P_TLY] = tly;
       P[P_THX] = thx;
       P[P_THY] = thy;
-      if (mi > 0 && s.cor <= 0) this.planes(ctx, i);
+      if (mi > 0 && s.cor <= 0 && !filter.sensorParticle(i)) this.planes(ctx, i);
       if (nItems === 0) continue;
       const g = r + mr + slack + ex;
       hq[0] = Math.min(X0, X1, X2) - g;
@@ -183,8 +188,10 @@ export class CandidateSearch {
       const buf = bp.cand.buf;
       for (let c = 0; c < cnt; c++) {
         const item = buf[c]!;
-        if (item < nE) this.edge(i, item, mass);
-        else if (!(mi > 0) || bouncyCollider(ctx, cols.colliderOf(item - nE), s)) continue;
+        // filtered, sensor and one-way pairs from the wrong side take no part (filter.ts)
+        if (item < nE) {
+          if (filter.contactWithEdge(i, item, bnd)) this.edge(i, item, mass);
+        } else if (!(mi > 0) || bouncyCollider(ctx, cols.colliderOf(item - nE), s) || !filter.contactWithShape(i, item, nE, cols, x0)) continue;
         else if (item < nE + nS) this.segment(ctx, i, item);
         else this.circle(ctx, i, item);
       }

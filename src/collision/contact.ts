@@ -31,12 +31,14 @@ import { growF } from './buffers';
 import { CandidateSearch } from './candidates';
 import { KinematicColliders } from './colliders';
 import { ContactEvents, type ContactEvent } from './events';
+import { ContactFilter } from './filter';
 import { ContactPotential } from './implicit';
 import { ContactPairs } from './pairs';
 import { PatternBook } from './pattern-book';
 import { Refinement } from './refine';
 import { ContactResponse } from './response';
 import { CONTACT_SETTING_FIELDS, ContactSettings } from './settings';
+import { sensorPass } from './sensors';
 import { SimpleCollisionHandler } from './simple';
 
 export { COLLIDER_CIRCLE, COLLIDER_SEGMENT, COLLIDER_POLYGON } from './colliders';
@@ -98,10 +100,12 @@ export class ContactSystem {
   private boundary: ContactBoundary = emptyBoundary();
   private readonly broadphase = new ItemBroadphase();
   private readonly book = new PatternBook(this.settings);
-  private readonly search = new CandidateSearch(this.settings, this.colliders, this.broadphase, this.potential, this.book);
+  /** Collision filters, sensors and one-way colliders of this step (filter.ts). */
+  readonly filter = new ContactFilter();
+  private readonly search = new CandidateSearch(this.settings, this.colliders, this.broadphase, this.potential, this.book, this.filter);
   private readonly refinement = new Refinement(this.settings, this.potential, this.search);
   private readonly pairs = new ContactPairs();
-  private readonly response = new ContactResponse(this.settings, this.colliders, this.broadphase, this.potential, this.pairs);
+  private readonly response = new ContactResponse(this.settings, this.colliders, this.broadphase, this.potential, this.pairs, this.filter);
   private readonly log = new ContactEvents();
   /** FOSSSim's simple mode (its `recorder` collects FOSSSim's collision list for the CLI). */
   readonly simple = new SimpleCollisionHandler();
@@ -143,6 +147,7 @@ export class ContactSystem {
     if (this.mode !== 'game') return;
     const t = ctx.topology;
     this.ensureBoundary(ctx);
+    this.filter.update(ctx, this.boundary);
     if (this.implicit && ctx.newton !== 'fosssim' && !t.dense &&
       (ctx.integrator === 'implicit-euler' || ctx.integrator === 'linearized-implicit-euler')) {
       this.refinement.count = 0;
@@ -183,6 +188,7 @@ export class ContactSystem {
     this.response.detect(ctx, this.boundary, this.x0, this.v0, this.implicitOn);
     const touching = this.pairs.touching();
     this.touching = touching;
+    sensorPass(ctx, this.boundary, this.filter, this.colliders, this.broadphase, this.pairs);
     const st = ctx.stats;
     st.contactCandidates = this.implicitOn ? this.potential.count : 0;
     st.contactTouching = touching;

@@ -25,8 +25,10 @@ export interface ContactEvent {
   /** Unit normal pointing from B (or the collider) towards A. */
   nx: number;
   ny: number;
-  /** Normal impulse magnitude summed over the step (N·s). */
+  /** Normal impulse magnitude summed over the step (N·s); 0 for a sensor overlap. */
   impulse: number;
+  /** A sensor overlap (a sensor collider or body, src/collision/filter.ts): reported, never pushed. */
+  sensor: boolean;
 }
 
 /**
@@ -42,10 +44,12 @@ function truncate(list: ContactEvent[], n: number): void {
 }
 
 function newEvent(): ContactEvent {
-  return { bodyA: 0, particle: -1, bodyB: 0, collider: -1, x: 0, y: 0, nx: 0, ny: 0, impulse: 0 };
+  return { bodyA: 0, particle: -1, bodyB: 0, collider: -1, x: 0, y: 0, nx: 0, ny: 0, impulse: 0, sensor: false };
 }
 
 const KEY_OFF = 1 << 23;
+/** Numbers per event in a snapshot (exportState). */
+export const EVENT_NUMBERS = 10;
 
 /**
  * Sorts ord[0..m) ascending by (hi[k], lo[k], k), a stable bottom-up merge sort through tmp;
@@ -85,7 +89,7 @@ export class ContactEvents {
   readonly active: ContactEvent[] = [];
   // events
   private recKey: Float64Array = new Float64Array(0);
-  /** recKey's two parts, (A + KEY_OFF)·2 + kind and B + KEY_OFF (integers: the sort's keys). */
+  /** recKey's two parts, (A + KEY_OFF)·4 + kind and B + KEY_OFF (integers: the sort's keys; kind: 0 collider, 1 body, + 2 sensor). */
   private keyHi: Int32Array = new Int32Array(0);
   private keyLo: Int32Array = new Int32Array(0);
   private order: Int32Array = new Int32Array(0);
@@ -97,12 +101,12 @@ export class ContactEvents {
   /** Events in prevKeys / prevPool (last step's active list). */
   private nPrev = 0;
 
-  /** The last step's active contacts (keys and events, 9 numbers each) for a snapshot. */
+  /** The last step's active contacts (keys and events, EVENT_NUMBERS numbers each) for a snapshot. */
   exportState(): { keys: Float64Array; events: Float64Array } {
-    const n = this.nPrev, events = new Float64Array(9 * n);
+    const n = this.nPrev, events = new Float64Array(EVENT_NUMBERS * n);
     for (let k = 0; k < n; k++) {
       const e = this.active[k]!; // this step's events: the next collect's prevPool
-      events.set([e.bodyA, e.particle, e.bodyB, e.collider, e.x, e.y, e.nx, e.ny, e.impulse], 9 * k);
+      events.set([e.bodyA, e.particle, e.bodyB, e.collider, e.x, e.y, e.nx, e.ny, e.impulse, e.sensor ? 1 : 0], EVENT_NUMBERS * k);
     }
     return { keys: this.prevKeys.slice(0, n), events };
   }
@@ -113,7 +117,7 @@ export class ContactEvents {
     this.prevKeys.set(keys);
     while (this.pool.length < n) this.pool.push(newEvent());
     for (let k = 0; k < n; k++) {
-      const e = this.pool[k]!, o = 9 * k;
+      const e = this.pool[k]!, o = EVENT_NUMBERS * k;
       e.bodyA = events[o]!;
       e.particle = events[o + 1]!;
       e.bodyB = events[o + 2]!;
@@ -123,6 +127,7 @@ export class ContactEvents {
       e.nx = events[o + 6]!;
       e.ny = events[o + 7]!;
       e.impulse = events[o + 8]!;
+      e.sensor = events[o + 9] === 1;
     }
     this.nPrev = n;
     this.begin.length = 0;
@@ -161,7 +166,7 @@ export class ContactEvents {
         A = other;
         B = actorA;
       }
-      const hi = (A + KEY_OFF) * 2 + kind, lo = B + KEY_OFF;
+      const hi = (A + KEY_OFF) * 4 + kind + 2 * pairs.sensor[k]!, lo = B + KEY_OFF;
       this.keyHi[k] = hi;
       this.keyLo[k] = lo;
       this.recKey[k] = hi * 16777216 + lo;
@@ -196,6 +201,7 @@ export class ContactEvents {
       ev.nx = pairs.geo[o + 2]!;
       ev.ny = pairs.geo[o + 3]!;
       ev.impulse = pairs.imp[k]!;
+      ev.sensor = pairs.sensor[k] === 1;
       if (item >= 0 && item < nE) {
         ev.bodyB = bnd.bodyOf[bnd.ea[item]!]!;
         ev.collider = -1;

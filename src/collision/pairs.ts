@@ -15,6 +15,10 @@ export class ContactPairs {
   hit: Uint8Array = new Uint8Array(0);
   /** 1 when the solve covered the pair (a barrier candidate or, with the trust region, a non-candidate): no correction. */
   covered: Uint8Array = new Uint8Array(0);
+  /** 1 for a sensor overlap (sensors.ts): reported, never pushed. */
+  sensor: Uint8Array = new Uint8Array(0);
+  /** The solve's candidate (or guard) of the pair, index into the potential; −1: none. */
+  cand: Int32Array = new Int32Array(0);
   /** Normal impulse summed over the step (N·s). */
   imp: Float64Array = new Float64Array(0);
   /** 4 per pair: contact point x, y and normal nx, ny (from B towards the particle). */
@@ -29,6 +33,8 @@ export class ContactPairs {
       this.item = growI(this.item, m);
       this.hit = growU8(this.hit, m);
       this.covered = growU8(this.covered, m);
+      this.sensor = growU8(this.sensor, m);
+      this.cand = growI(this.cand, m);
       this.imp = growF(this.imp, m);
       this.geo = growF(this.geo, 4 * m);
     }
@@ -36,6 +42,8 @@ export class ContactPairs {
     this.item[k] = item;
     this.hit[k] = 0;
     this.covered[k] = 0;
+    this.sensor[k] = 0;
+    this.cand[k] = -1;
     this.imp[k] = 0;
   }
 

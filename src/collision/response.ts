@@ -24,7 +24,9 @@ import {
   GS, GS_AL, loadSweptNodes, loadSweptSegment, pointSegAt, SW, SW_A0, SW_A1, SW_B0, SW_B1, SW_P0, SW_P1, SW_Q0, SW_Q1,
   SW_RHO, SW_T, sweptPCS, sweptPS,
 } from './geometry';
+import type { ContactFilter } from './filter';
 import type { ContactPotential } from './implicit';
+import { KQ, KQ_FN, normalForceQ } from './candidate-kernels';
 import type { ContactPairs } from './pairs';
 import type { ContactSettings } from './settings';
 
@@ -44,9 +46,13 @@ export class ContactResponse {
   private readonly bp: ItemBroadphase;
   private readonly pot: ContactPotential;
   private readonly pairs: ContactPairs;
+  private readonly filter: ContactFilter;
 
-  constructor(s: ContactSettings, cols: KinematicColliders, bp: ItemBroadphase, pot: ContactPotential, pairs: ContactPairs) {
+  constructor(
+    s: ContactSettings, cols: KinematicColliders, bp: ItemBroadphase, pot: ContactPotential, pairs: ContactPairs, filter: ContactFilter,
+  ) {
     this.s = s;
+    this.filter = filter;
     this.cols = cols;
     this.bp = bp;
     this.pot = pot;
@@ -70,15 +76,16 @@ export class ContactResponse {
     const hash = this.bp.hash, hq = hash.q, cand = this.bp.cand;
     // Candidate pairs, by particle in creation order.
     pairs.count = 0;
-    const H = ctx.c.Halfplane, hps = ctx.lists.halfplanes, invMass = bnd.invMass;
+    const H = ctx.c.Halfplane, hps = ctx.lists.halfplanes, invMass = bnd.invMass, filter = this.filter, cols = this.cols;
     for (let i = 0; i < n; i++) {
       if (invMass[i] === 0 && nE === 0) continue;
+      const planes = !filter.sensorParticle(i);
       const r = bnd.radius[i]!;
       const X0 = x0[2 * i]!, Y0 = x0[2 * i + 1]!, X1 = x[2 * i]!, Y1 = x[2 * i + 1]!;
       const move = Math.abs(X1 - X0) + Math.abs(Y1 - Y0);
       for (let q = 0; q < hps.length; q++) {
         const e = hps[q]!;
-        if (invMass[i] === 0) break;
+        if (invMass[i] === 0 || !planes) break;
         const d = (X1 - H.px[e]!) * H.nx[e]! + (Y1 - H.py[e]!) * H.ny[e]!;
         if (d < 2 * r + move) pairs.add(i, -(q + 1));
       }
@@ -96,13 +103,16 @@ export class ContactResponse {
           const a = bnd.ea[item]!, b = bnd.eb[item]!;
           if (bnd.adjacent(i, a, b)) continue;
           if (invMass[i] === 0 && invMass[a] === 0 && invMass[b] === 0) continue;
-          pairs.add(i, item);
-        } else if (invMass[i] !== 0) {
+          if (filter.contactWithEdge(i, item, bnd)) pairs.add(i, item);
+        } else if (invMass[i] !== 0 && filter.contactWithShape(i, item, nE, cols, x0)) {
           pairs.add(i, item);
         }
       }
     }
-    if (implicitOn) this.markCovered();
+    if (implicitOn) {
+      this.markCovered();
+      this.solveImpulses(ctx);
+    }
     // Gauss–Seidel passes: narrow phase on the current state, then response.
     // Later passes only revisit the pairs that touched in the first.
     for (let k = 0; k < pairs.count; k++) this.resolvePair(ctx, k);
@@ -327,25 +337,33 @@ export class ContactResponse {
 
   /**
    * With contact in the solve, a pair the solve covers (body edges; colliders with COR 0) is only
-   * recorded (impulse: the penalty force × h, κ·pen·h) unless the particle tunnelled or ended
-   * past the surface (pen > r̂): that is the CCD safety net's case, handled by the response
+   * recorded (its impulse is the solve's, put in by solveImpulses) unless the particle tunnelled or
+   * ended past the surface (pen > r̂): that is the CCD safety net's case, handled by the response
    * (back to the correct side, normal velocity removed). Bouncy contacts always go to the filter.
    */
   private gate(ctx: StepContext, k: number, i: number, item: number): boolean {
     if (!this.implicitOn) return true;
     if (!(item >= 0 && item < this.bnd.nE) && this.bouncyItem(ctx, item)) return true;
-    // doubles only from here (gate runs rarely, often interpreted: each double read is a heap number)
-    const rtot = this.rq[R_RT]!;
-    if (this.rq[R_PEN]! > rtot && this.pairs.covered[k] === 0) return true;
-    const h = ctx.dt;
-    let m = this.bnd.invMass[i]! > 0 ? 1 / this.bnd.invMass[i]! : 0;
-    if (!(m > 0) && item >= 0 && item < this.bnd.nE) {
-      const a = this.bnd.ea[item]!, b = this.bnd.eb[item]!;
-      m = 0.5 * ((this.bnd.invMass[a]! > 0 ? 1 / this.bnd.invMass[a]! : 0) + (this.bnd.invMass[b]! > 0 ? 1 / this.bnd.invMass[b]! : 0));
-    }
-    this.rq[R_IMP] = (this.s.stiffness * m * this.rq[R_PEN]!) / h;
+    if (this.rq[R_PEN]! > this.rq[R_RT]! && this.pairs.covered[k] === 0) return true;
+    this.rq[R_IMP] = 0;
     this.record(k);
     return false;
+  }
+
+  /**
+   * The impulse the solve's contact potential applied to each detected pair over the step: h times
+   * its normal force −∂E/∂d at the solution (implicit Euler: v⁺ = v + h M⁻¹ F(x⁺), so this is the
+   * contact's share of the momentum change). Written before the response's passes move anything; the
+   * velocity filter's impulses add to it for the pairs it corrects.
+   */
+  private solveImpulses(ctx: StepContext): void {
+    const pot = this.pot, pairs = this.pairs, x = ctx.x, q = KQ;
+    for (let k = 0; k < pairs.count; k++) {
+      const j = pairs.cand[k]!;
+      if (j < 0) continue;
+      normalForceQ(pot.kind, pot.node, pot.geo, j, x);
+      pairs.imp[k] = ctx.dt * q[KQ_FN]!;
+    }
   }
 
   /**
@@ -361,12 +379,15 @@ export class ContactResponse {
     // inside the box the candidate search covered, and its CCD stopped every iterate before the
     // surface of each candidate with a barrier and each guard pair, so no iterate crossed any other.
     const all = pot.trN > 0 ? 1 : 0;
-    let j = 0;
+    let j = 0, g = pot.count;
     for (let k = 0; k < this.pairs.count; k++) {
       const p = this.pairs.p[k]!, it = this.pairs.item[k]!;
       while (j < pot.count && (pot.node[3 * j]! < p || (pot.node[3 * j] === p && itemBefore(pot.item[j]!, it)))) j++;
       const cand = j < pot.count && pot.node[3 * j] === p && pot.item[j] === it;
       if (cand ? pot.barrierKappa(j) > 0 : all === 1) this.pairs.covered[k] = 1;
+      // the guards [count, total) are in the same order: the pair's potential, for its impulse
+      while (g < pot.total && (pot.node[3 * g]! < p || (pot.node[3 * g] === p && itemBefore(pot.item[g]!, it)))) g++;
+      this.pairs.cand[k] = cand ? j : g < pot.total && pot.node[3 * g] === p && pot.item[g] === it ? g : -1;
     }
   }
 

@@ -17,6 +17,14 @@ const particleSpec = {
   fixed: 'u8',
   /** Body id for contact (src/collision): 0 = none; particles of one body share an id from world.createBody(). */
   body: 'i32',
+  /**
+   * Collision filter (src/collision/filter.ts): `filter` bit 1 = category / mask / group below are set (else the
+   * default filter: category 1, mask all, group 0), bit 2 = sensor (reports overlaps, never pushes). Zero: default.
+   */
+  filter: 'u8',
+  category: 'i32',
+  mask: 'i32',
+  group: 'i32',
 } as const;
 
 /** FOSSSim T4M1 elastic-body spring: W = α/(2 l0) (|xb − xa| − l0)². */
@@ -65,6 +73,11 @@ const colliderSpec = {
   kind: 'u8', px: 'f64', py: 'f64', angle: 'f64', vx: 'f64', vy: 'f64', omega: 'f64',
   radius: 'f64', x1: 'f64', y1: 'f64', x2: 'f64', y2: 'f64', polyStart: 'i32', polyCount: 'i32',
   friction: 'f64', cor: 'f64',
+  /**
+   * Collision filter (src/collision/filter.ts): `filter` bit 1 = category / mask / group set, bit 2 = sensor,
+   * bit 4 = one-way (bodies pass in the direction oneWayX, oneWayY: a unit vector). Zero: the default filter.
+   */
+  filter: 'u8', category: 'i32', mask: 'i32', group: 'i32', oneWayX: 'f64', oneWayY: 'f64',
 } as const;
 
 export const UNIFORM_GRAVITY = 0;

@@ -21,6 +21,7 @@ import { addComponent, removeEntity, entityExists, $internal, type World } from 
 import type { Components } from '../components';
 import { ensureCapacity, type Field } from '../components/store';
 import type { ContactState } from '../collision/contact';
+import { EVENT_NUMBERS } from '../collision/events';
 import { InputError } from '../errors';
 import type { NewtonSettings } from '../solver/newton';
 import type { EntityLists } from '../solver/topology';
@@ -29,7 +30,7 @@ import type { Pipeline } from './pipeline';
 import { STORE_LISTS } from './ecs';
 
 /** Snapshot format version: bump on any layout change (older snapshots are then refused with a clear message). */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 const MAGIC = 0x4e534c45; // 'ELSN' little-endian
 /** Largest entity id a snapshot may hold (guards allocations from corrupted bytes). */
 const MAX_ENTITY_ID = 1 << 24;
@@ -315,6 +316,9 @@ function readContact(r: ByteReader): ContactState {
   const meanEdge = r.f64('the mean boundary edge');
   const prevKeys = r.f64Array('last step contact keys');
   const prevEvents = r.f64Array('last step contact events');
+  if (prevEvents.length !== EVENT_NUMBERS * prevKeys.length) {
+    throw new ByteFormatError(`${prevKeys.length} last-step contacts need ${EVENT_NUMBERS * prevKeys.length} event numbers, got ${prevEvents.length}`);
+  }
   return { flags, mode, simpleOrder, settings, polyLocal, counters, contactPairs, pairSeen, boundaryEdges, meanEdge, prevKeys, prevEvents };
 }
 
