@@ -50,7 +50,8 @@ export type {
   SoftSimOptions, JellyOptions, RopeOptions, SheetOptions, MaterialOptions, BodyKind, StepListener,
 } from './game/sim';
 export { Collider } from './game/colliders';
-export type { ColliderShape } from './game/colliders';
+export type { ColliderShape, GameColliderOptions } from './game/colliders';
+export type { CollisionFilter, FilterOptions, OneWay } from './systems/filters';
 export type { SoftContact, ContactType, ContactListener, RaycastHit } from './game/sim';
 export type { SoftQueries } from './game/queries';
 export { Attachment } from './game/sim';

@@ -7,6 +7,7 @@
  * rectangle), a zero-thickness one an engine segment.
  */
 import type { ColliderOptions, PhysicsWorld } from '../world';
+import type { CollisionFilter } from '../systems/filters';
 import { InputError } from '../errors';
 import { cos, sin } from '../math';
 
@@ -17,6 +18,31 @@ export type ColliderShape =
   | { kind: 'segment'; ax: number; ay: number; bx: number; by: number; r: number }
   /** Simple polygon outline x0, y0, x1, y1, … (either orientation). */
   | { kind: 'polygon'; points: Float64Array };
+
+/**
+ * Collider options of the game layer (pixels, y down): Matter's `collisionFilter`, `isSensor`-like `sensor`,
+ * one-way platforms and the contact material.
+ */
+export interface GameColliderOptions {
+  collisionFilter?: CollisionFilter;
+  /** Report overlaps as contact events (`sensor: true`), never push (coins, goal zones). */
+  sensor?: boolean;
+  /** One-way: true lets bodies through from below (moving up the screen); a direction {x, y} (px axes, y down) is the pass direction. */
+  oneWay?: boolean | { x: number; y: number };
+  friction?: number;
+  cor?: number;
+}
+
+/** Engine collider options (y up) from the game layer's (y down). */
+export function engineColliderOptions(o: GameColliderOptions): ColliderOptions {
+  const out: ColliderOptions = {};
+  if (o.collisionFilter !== undefined) out.collisionFilter = o.collisionFilter;
+  if (o.sensor !== undefined) out.sensor = o.sensor;
+  if (o.oneWay !== undefined) out.oneWay = typeof o.oneWay === 'object' && o.oneWay !== null ? { x: o.oneWay.x, y: -o.oneWay.y } : o.oneWay;
+  if (o.friction !== undefined) out.friction = o.friction;
+  if (o.cor !== undefined) out.cor = o.cor;
+  return out;
+}
 
 /** What a collider handle needs from its owner (SoftSim): the current world and the pixel units. */
 export interface ColliderHost {
@@ -65,6 +91,17 @@ export class Collider {
 
   get kinematic(): boolean {
     return this.shape.kind !== 'halfplane';
+  }
+
+  /**
+   * Change the collision filter, sensor flag and one-way direction (from the next step; omitted: the
+   * default — category 1, mask all, group 0, solid, two-way). Not for half-planes.
+   */
+  setCollisionFilter(o: Omit<GameColliderOptions, 'friction' | 'cor'> = {}): this {
+    this.need('setCollisionFilter');
+    const e = engineColliderOptions(o);
+    this.host.world.setColliderFilter(this.id, { ...e.collisionFilter, sensor: e.sensor, oneWay: e.oneWay });
+    return this;
   }
 
   private need(where: string): void {

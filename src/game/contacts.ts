@@ -59,8 +59,10 @@ export interface SoftContact<B = ContactBody> {
   /** Unit normal from B (or the collider) towards A, pixel axes (y down). */
   normalX: number;
   normalY: number;
-  /** Normal impulse over the step (kg·px/s). */
+  /** Normal impulse over the step (kg·px/s): what the contact applied (0 for a sensor overlap). */
   impulse: number;
+  /** A sensor overlap (a sensor collider or body): reported, never pushed. */
+  sensor: boolean;
   /** Approach speed along the normal at the start of the step (px/s, > 0 when closing). */
   relativeSpeed: number;
 }
@@ -69,7 +71,7 @@ export type ContactListener<B = ContactBody> = (e: SoftContact<B>) => void;
 
 function newContact<B>(): SoftContact<B> {
   return {
-    type: 'contactstart', bodyA: null, particleA: -1, bodyB: null, collider: null, x: 0, y: 0, normalX: 0, normalY: 0, impulse: 0, relativeSpeed: 0,
+    type: 'contactstart', bodyA: null, particleA: -1, bodyB: null, collider: null, x: 0, y: 0, normalX: 0, normalY: 0, impulse: 0, sensor: false, relativeSpeed: 0,
   };
 }
 
@@ -153,6 +155,7 @@ export class ContactDispatcher<B extends ContactBody> {
     ev.normalX = e.nx;
     ev.normalY = -e.ny + 0;
     ev.impulse = e.impulse * ppm;
+    ev.sensor = e.sensor;
     // approach speed: −(vA − vB)·n at the start of the step
     const vax = e.particle < this.vx0.length ? this.vx0[e.particle]! : 0, vay = e.particle < this.vy0.length ? this.vy0[e.particle]! : 0;
     let vbx = 0, vby = 0;

@@ -12,11 +12,12 @@
  */
 import type { MaterialName } from '../elements';
 import { PhysicsWorld, warmUpEngine, type WarmUpOptions, type WarmUpReport, type WorldOptions } from '../world';
+import type { CollisionFilter, FilterOptions } from '../systems/filters';
 import { meshBox, meshCircle, meshPolygon, meshSheet, type MeshData } from '../mesh';
 import { parseSceneXml } from '../scene/xml';
 import { buildScene } from '../scene/build';
 import { FixedStepAccumulator } from './accumulator';
-import { ColliderSet, type Collider, type ColliderShape } from './colliders';
+import { ColliderSet, engineColliderOptions, type Collider, type ColliderShape, type GameColliderOptions } from './colliders';
 import { BodyControl, BodyForces } from '../systems/bodies';
 import { atan2 } from '../math';
 import { SoftQueries, type RaycastHit as QueryHit } from './queries';
@@ -254,6 +255,35 @@ export class SoftBody {
     this.index = new Int32Array(particles.length);
     this.local = new Float64Array(2 * particles.length);
     this.control = new BodyControl(sim.world, particles, rest);
+  }
+
+  /** The body's collision filter and sensor flag as last set (setCollisionFilter / setSensor; {} = the default). */
+  get collisionFilter(): Readonly<FilterOptions> {
+    return this.filterState;
+  }
+  private filterState: FilterOptions = {};
+
+  /**
+   * Phaser Matter's `collisionFilter` for the whole body ({ category, mask, group }; omitted fields: 1,
+   * 0xFFFFFFFF, 0): from the next step this body collides only with bodies and colliders the rule allows
+   * (docs/plugin.md, "Collision filters"). The sensor flag is kept.
+   */
+  setCollisionFilter(f: CollisionFilter = {}): this {
+    this.applyFilter({ ...f, sensor: this.filterState.sensor });
+    return this;
+  }
+
+  /** Make the body a sensor (true: it reports overlaps as contacts with `sensor: true` and pushes nothing, not even the bounds). */
+  setSensor(sensor = true): this {
+    this.applyFilter({ ...this.filterState, sensor });
+    return this;
+  }
+
+  private applyFilter(f: FilterOptions): void {
+    const w = this.sim.world;
+    if (this.bodyId > 0) w.setBodyFilter(this.bodyId, f);
+    else for (const e of this.particles) w.setParticleFilter(e, f);
+    this.filterState = f;
   }
 
   /** Centroid (pixels) of the current state: the plain mean of the particles (see `centerOfMass`). */
@@ -1164,8 +1194,8 @@ export class SoftSim {
   }
 
   // ---- colliders (pixels) ---------------------------------------------------
-  private collider(shape: ColliderShape): Collider {
-    return this.colliders.add(this.world, shape);
+  private collider(shape: ColliderShape, o: GameColliderOptions = {}): Collider {
+    return this.colliders.add(this.world, shape, engineColliderOptions(o));
   }
 
   /** Remove a collider made by bounds / circle / segment / polygon. */
@@ -1184,25 +1214,27 @@ export class SoftSim {
     ];
   }
 
-  circle(x: number, y: number, radius: number): Collider {
-    return this.collider({ kind: 'circle', cx: this.toMetreX(x), cy: this.toMetreY(y), r: radius / this.pixelsPerMetre });
+  /** A circle collider (options: collision filter, sensor, one-way, material). */
+  circle(x: number, y: number, radius: number, o: GameColliderOptions = {}): Collider {
+    return this.collider({ kind: 'circle', cx: this.toMetreX(x), cy: this.toMetreY(y), r: radius / this.pixelsPerMetre }, o);
   }
 
-  segment(x0: number, y0: number, x1: number, y1: number, thickness = 4): Collider {
+  /** A segment collider of a thickness (px; a box around the segment, or the bare segment when 0). */
+  segment(x0: number, y0: number, x1: number, y1: number, thickness = 4, o: GameColliderOptions = {}): Collider {
     return this.collider({
       kind: 'segment', ax: this.toMetreX(x0), ay: this.toMetreY(y0), bx: this.toMetreX(x1), by: this.toMetreY(y1),
       r: thickness / 2 / this.pixelsPerMetre,
-    });
+    }, o);
   }
 
   /** A static polygon collider, absolute pixel outline x0, y0, … */
-  polygon(points: ArrayLike<number>): Collider {
+  polygon(points: ArrayLike<number>, o: GameColliderOptions = {}): Collider {
     const p = new Float64Array(points.length);
     for (let i = 0; i < p.length; i += 2) {
       p[i] = this.toMetreX(points[i]!);
       p[i + 1] = this.toMetreY(points[i + 1]!);
     }
-    return this.collider({ kind: 'polygon', points: p });
+    return this.collider({ kind: 'polygon', points: p }, o);
   }
 
   /** Number of CST triangles in the world. */
