@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SoftSim } from '../src/game/sim';
-import { JellyRun, LEVEL_HEIGHT } from '../gallery/pages/jelly-run-level';
+import { JellyRun, LEDGE, LEVEL_HEIGHT } from '../gallery/pages/jelly-run-level';
 
 function newGame(): JellyRun {
   const sim = new SoftSim({ pixelsPerMetre: 100, originX: 0, originY: LEVEL_HEIGHT });
@@ -62,6 +62,39 @@ describe('Jelly run (the playable gallery level)', () => {
     const a = play(), b = play();
     expect(a.game.steps).toBe(b.game.steps);
     expect(Array.from(b.state)).toEqual(Array.from(a.state));
+  });
+
+  it('the one-way ledge: jumping from below passes through it, the player lands on it and takes the bonus coin (a sensor)', () => {
+    const g = newGame();
+    const bonus = g.coins[3]!;
+    // roll under the ledge and stop there (steer to x = 150, brake against the velocity)
+    for (let s = 0, still = 0; s < 900 && still < 20; s++) {
+      const err = 150 - g.player.centroid.x, vx = g.player.velocity.x, inp = g.input;
+      inp.left = inp.right = false;
+      if (Math.abs(err) > 8) {
+        inp.right = err > 0 && vx < 80;
+        inp.left = err < 0 && vx > -80;
+      } else if (Math.abs(vx) > 10) {
+        inp.right = vx < 0;
+        inp.left = vx > 0;
+      }
+      still = Math.abs(err) < 12 && Math.abs(vx) < 15 ? still + 1 : 0;
+      g.sim.stepOnce();
+    }
+    g.input.left = g.input.right = false;
+    expect(Math.abs(g.player.centroid.x - 150)).toBeLessThan(20);
+    expect(g.player.centroid.y).toBeGreaterThan(LEDGE.y); // under it
+    expect(bonus.taken).toBe(false);
+    g.input.jump = true;
+    g.sim.stepOnce();
+    g.input.jump = false;
+    for (let k = 0; k < 90; k++) g.sim.stepOnce();
+    const box = g.player.boundingBox;
+    expect(box.y + box.height).toBeLessThan(LEDGE.y); // resting on top of the ledge
+    expect(bonus.taken).toBe(true);
+    // the ground coin under the ledge was taken on the way; the far ones were not
+    expect(g.coins.map((c) => c.taken)).toEqual([true, false, false, true]);
+    expect(g.score).toBe(200);
   });
 
   it('falling into the first pit loses', () => {

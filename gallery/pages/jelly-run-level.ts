@@ -8,8 +8,10 @@
  *     when it touched ground in the last step (contact events with an upward normal);
  *   - a kinematic platform ferries it over the first pit (collider.setVelocity, reversed at its ends);
  *   - a rope swing over the second pit: `grab` while touching the rope ties the player to it, jump lets go;
- *   - coins are picked up by a query (particlesNear): the engine has no sensors yet, so these are
- *     game-logic pickups, not sensor colliders;
+ *   - coins are sensor circles (they report the player's overlap as a contact with `sensor: true` and never
+ *     push); their collision filter (mask = the player's category) keeps the rope from picking them up;
+ *   - a one-way ledge over the start (soft.segment with `oneWay: true`): the player jumps up through it from
+ *     below and lands on it, to reach the bonus coin above it;
  *   - the flag's area (query bodiesIn) wins; falling below the level loses; the page restarts the scene.
  */
 import type { Collider, SoftBody, SoftContact, SoftSim } from '../../src/phaser';
@@ -28,12 +30,21 @@ export interface Coin {
   x: number;
   y: number;
   taken: boolean;
+  /** The sensor collider (made by JellyRun). */
+  sensor?: Collider;
 }
+
+/** Collision categories: the player, the coins (sensors that see the player only). */
+export const CAT_PLAYER = 2, CAT_COIN = 4;
+/** The one-way ledge over the start: x from, x to, y (px). */
+export const LEDGE = { x0: 90, x1: 210, y: 370 };
 
 /** Platform travel (pivot x, px), speed (px/s) and dwell at each end (steps). */
 export const PLAT_MIN = 300, PLAT_MAX = 450;
 const PLAT_SPEED = 70, PLAT_DWELL = 75;
 const GROUND_Y = 440;
+/** Jump: an impulse of mass × this speed (px/s), enough to rise through the ledge. */
+const JUMP_SPEED = 420;
 
 export class JellyRun {
   readonly sim: SoftSim;
@@ -44,6 +55,7 @@ export class JellyRun {
     { x: 140, y: 405, taken: false },
     { x: 560, y: 405, taken: false },
     { x: 700, y: 405, taken: false },
+    { x: 150, y: 345, taken: false }, // the bonus coin on the one-way ledge
   ];
   readonly goal = { x: 740, y: 360, width: 60, height: 80 };
   readonly input: RunInput = { left: false, right: false, jump: false, grab: false };
@@ -55,7 +67,6 @@ export class JellyRun {
   private touchingRope = false;
   private tie = -1;
   private jumpHeld = false;
-  private readonly near: number[] = [];
   /** Steps left in the ferry's stop at an end, and the direction it leaves in. */
   private dwell = PLAT_DWELL;
   private nextDir = 1;
@@ -73,14 +84,22 @@ export class JellyRun {
     this.platform = sim.polygon([PLAT_MIN - 60, GROUND_Y, PLAT_MIN + 60, GROUND_Y, PLAT_MIN + 60, GROUND_Y + 16, PLAT_MIN - 60, GROUND_Y + 16]);
     // the rope swing over the second pit
     this.rope = sim.rope([645, 150, 645, 330], { segments: 12, pinStart: true, linearDensity: 0.6, width: 8 });
+    // the one-way ledge: up through it from below, land on it from above
+    sim.segment(LEDGE.x0, LEDGE.y, LEDGE.x1, LEDGE.y, 8, { oneWay: true });
     this.player = sim.jelly(60, 400, { radius: 20, stiffness: 3e4, density: 30, resolution: 7 });
+    this.player.setCollisionFilter({ category: CAT_PLAYER });
+    for (const c of this.coins) c.sensor = sim.circle(c.x, c.y, 14, { sensor: true, collisionFilter: { category: CAT_COIN, mask: CAT_PLAYER } });
     this.player.on('contactactive', this.onContact);
     this.player.on('contactstart', this.onContact);
     sim.onStep(() => this.step());
   }
 
-  /** Contact listener of the player: ground under it, or the rope. */
+  /** Contact listener of the player: a coin (sensor), ground under it, or the rope. */
   private readonly onContact = (e: SoftContact): void => {
+    if (e.sensor) {
+      if (e.type === 'contactstart' && this.state === 'playing') this.take(e.collider);
+      return;
+    }
     const other = e.bodyA === this.player ? e.bodyB : e.bodyA;
     if (other === this.rope) {
       this.touchingRope = true;
@@ -118,7 +137,7 @@ export class JellyRun {
     }
     if (inp.jump && !this.jumpHeld) {
       if (this.tie >= 0) this.release();
-      else if (grounded) p.applyImpulse(0, -p.mass * 330);
+      else if (grounded) p.applyImpulse(0, -p.mass * JUMP_SPEED);
     }
     this.jumpHeld = inp.jump;
     if (inp.grab && this.touchingRope && this.tie < 0) {
@@ -126,19 +145,20 @@ export class JellyRun {
     }
     this.touchingRope = false;
     this.airSteps++;
-    // coins: pickups by query (no sensors yet)
-    for (const c of this.coins) {
-      if (c.taken) continue;
-      if (this.sim.query.particlesNear(c.x, c.y, 18, this.near) > 0 && this.near.some((e) => this.sim.bodyOfParticle(e) === p)) {
-        c.taken = true;
-        this.score += 100;
-      }
-    }
     const g = this.goal;
     if (this.sim.query.bodiesIn(g.x, g.y, g.width, g.height, this.inGoal).includes(p)) {
       this.state = 'won';
       this.score += 500;
     } else if (p.centroid.y > LEVEL_HEIGHT + 80) this.state = 'lost';
+  }
+
+  /** The player overlapped coin sensor `col`: score it and switch the sensor off (mask 0: it sees nothing). */
+  private take(col: Collider | null): void {
+    const c = this.coins.find((k) => k.sensor === col);
+    if (!c || c.taken) return;
+    c.taken = true;
+    this.score += 100;
+    c.sensor!.setCollisionFilter({ sensor: true, collisionFilter: { mask: 0 } });
   }
 
   private release(): void {
