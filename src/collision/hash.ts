@@ -211,6 +211,48 @@ export class SpatialHash {
     return k;
   }
 
+  /**
+   * Start a pass over several cells (a raycast's cell walk, src/game/queries.ts): a fresh stamp, and the items too
+   * large for the grid whose boxes meet the box in `q`, written to out from 0 (each once); returns their count.
+   */
+  beginPassQ(out: { buf: Int32Array }): number {
+    const inv = this.grid[1]!, q = this.q;
+    const x0 = cellIndex(q[0]! * inv), y0 = cellIndex(q[1]! * inv);
+    const x1 = cellIndex(q[2]! * inv), y1 = cellIndex(q[3]! * inv);
+    const stamp = this.stamp, b = this.boxes;
+    let now = ++this.stampNow;
+    if (now === 0x7fffffff) {
+      stamp.fill(0);
+      this.stampNow = now = 1;
+    }
+    let k = 0;
+    for (let s = 0; s < this.nBig; s++) {
+      const i = this.big[s]!;
+      const o = 4 * i;
+      if (b[o]! > x1 || b[o + 2]! < x0 || b[o + 1]! > y1 || b[o + 3]! < y0) continue;
+      stamp[i] = now;
+      if (k === out.buf.length) grow(out);
+      out.buf[k++] = i;
+    }
+    return k;
+  }
+
+  /** Append to out, from index k, the items whose box covers cell (ix, iy) and not yet seen in this pass; returns the new count. */
+  cellQ(ix: number, iy: number, out: { buf: Int32Array }, k: number): number {
+    const stamp = this.stamp, b = this.boxes, entries = this.entries, starts = this.starts, now = this.stampNow;
+    const h = hashCell(ix, iy, this.mask);
+    for (let e = starts[h]!; e < starts[h + 1]!; e++) {
+      const i = entries[e]!;
+      if (stamp[i] === now) continue;
+      const o = 4 * i;
+      if (b[o]! > ix || b[o + 2]! < ix || b[o + 1]! > iy || b[o + 3]! < iy) continue;
+      stamp[i] = now;
+      if (k === out.buf.length) grow(out);
+      out.buf[k++] = i;
+    }
+    return k;
+  }
+
   private collect(out: { buf: Int32Array }): number {
     const inv = this.grid[1]!, q = this.q;
     const x0 = cellIndex(q[0]! * inv), y0 = cellIndex(q[1]! * inv);

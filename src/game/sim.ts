@@ -856,6 +856,7 @@ export class SoftSim {
   /** Record a new body: lookup tables, body forces. */
   private register(b: SoftBody): SoftBody {
     this.bodies.push(b);
+    this.query.invalidate();
     if (b.bodyId > 0) this.bodiesById[b.bodyId] = b;
     for (const e of b.particles) this.bodiesByParticle[e] = b;
     this.bodyForces.add(b.control);
@@ -864,6 +865,7 @@ export class SoftSim {
 
   /** After a teleport: the last two snapshots become the current state (no interpolation streak). */
   snapshot(): void {
+    this.query.invalidate();
     this.sync();
     this.world.readPositions(this.curr);
     this.prev.set(this.curr);
@@ -1190,6 +1192,7 @@ export class SoftSim {
     b.attachments.length = 0;
     for (const e of b.particles) this.world.removeEntity(e);
     b.destroyed = true;
+    this.query.invalidate();
     this.contacts.recount();
   }
 
