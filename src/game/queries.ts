@@ -186,7 +186,7 @@ export class SoftQueries<B extends QueryBody> {
     q[1] = Math.min(ay, ay + dy);
     q[2] = Math.max(ax, ax + dx);
     q[3] = Math.max(ay, ay + dy);
-    let k = hh.beginPassQ(out);
+    const k = hh.beginPassQ(out);
     for (let c = 0; c < k; c++) best = this.tryItem(out.buf[c]!, best);
     best = this.walk(best, k);
     if (!(R[R_BT]! <= 1)) return null;
