@@ -54,6 +54,19 @@ class JellyScene extends Phaser.Scene {
     const drag: SoftBody = box;
     // compile the scene's contact and material code now (its first second, run and undone), not in the first frames
     soft.warmUp();
+    // test hook: switch every skin between the quad-pairing and the triangle path on the same frame (the browser
+    // test renders one paused state both ways and compares the pixels)
+    (window as unknown as { __renderPath?: (p: 'quads' | 'triangles') => void }).__renderPath = (p) => {
+      for (const b of soft.sim.bodies) {
+        const m = b.mesh;
+        if (!m) continue;
+        if (p === 'quads') {
+          if (!m.indicesOrdered) m.buildOrderedIndices(2, true);
+          m.useOrderedIndices = true;
+          m.setRenderAsTriangles(false);
+        } else m.setRenderAsTriangles(true);
+      }
+    };
     controls(this);
     instrument(this, () => drag);
   }

@@ -363,6 +363,7 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
         }
       }
       if (t.name === 'viewer' && hasHooks) errors.push(...(await viewerFileChecks(page, timeoutMs)));
+      if (t.name === 'jelly-quads' && hasHooks) errors.push(...(await renderPathComparison(page, canvas!, timeoutMs, log)));
       if ((t.name === 'jelly' || t.name === 'jelly-quads') && hasHooks) {
         // Render path artefacts (issue 12): black scratches on textured jellies. The jelly page has no black
         // (background #1d2330, textures without pure black): count near-black pixels in three frames of the falling,
@@ -448,6 +449,39 @@ const DIFF_PNGS = `async (a, b) => {
   }
   return diff / (da.length / 4);
 }`;
+
+/**
+ * The textured-jelly artefact guard (issue 12): one paused, deforming state of the jelly page rendered with the quad
+ * path (Phaser's quad pairing) and with `setRenderAsTriangles(true)`, three times while the jellies fall and squash.
+ * The same triangles drawn either way must give the same picture: fails when more than 0.2 % of the pixels differ by
+ * more than 24 in a channel (antialiasing along shared edges may differ a little) or when the quad path shows
+ * near-black pixels the triangle path does not (the black scratches seen under SwiftShader).
+ */
+async function renderPathComparison(
+  page: import('playwright-core').Page, canvas: import('playwright-core').ElementHandle, timeoutMs: number, log: (l: string) => void,
+): Promise<string[]> {
+  const errors: string[] = [];
+  const frames = (): Promise<unknown> => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));
+  const path = (p: string): Promise<unknown> => page.evaluate((p2) => (window as unknown as { __renderPath: (x: string) => void }).__renderPath(p2), p);
+  for (const at of [0.5, 1.0, 1.5]) {
+    await page.waitForFunction((s2) => (window as unknown as { __elastica: Hooks }).__elastica.simTime() >= s2, at, { timeout: timeoutMs });
+    await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.pause());
+    await frames();
+    const quads = (await canvas.screenshot()).toString('base64');
+    await path('triangles');
+    await frames();
+    const tris = (await canvas.screenshot()).toString('base64');
+    await path('quads');
+    await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.resume());
+    const diff = (await page.evaluate(`(${DIFF_PNGS})(${JSON.stringify(quads)}, ${JSON.stringify(tris)})`)) as number;
+    const bq = (await page.evaluate(`(${COUNT_BLACK})(${JSON.stringify(quads)})`)) as number;
+    const bt = (await page.evaluate(`(${COUNT_BLACK})(${JSON.stringify(tris)})`)) as number;
+    log(`     render paths at ${at} s: ${(diff * 100).toFixed(3)} % pixels differ, near-black quads ${bq} / triangles ${bt}`);
+    if (diff > 0.002) errors.push(`quad and triangle render paths differ in ${(diff * 100).toFixed(3)} % of the pixels at ${at} s`);
+    if (bq > bt) errors.push(`the quad render path shows ${bq - bt} near-black artefact pixels the triangle path does not, at ${at} s`);
+  }
+  return errors;
+}
 
 /** Pixels with every channel below 12 in a PNG (base64), evaluated in the page. */
 const COUNT_BLACK = `async (b64) => {
