@@ -11,7 +11,7 @@
  * (PhysicsWorld.setBodyFilter) writes the same filter on every particle of a body.
  *
  * Once per step (`update`, integers only) the filter copies them into dense per-particle and
- * per-collider arrays, so an edit takes effect at the next step with no rebuild of anything; the
+ * per-collider arrays (the one-way directions are read from the store through the collider's entity), so an edit takes effect at the next step with no rebuild of anything; the
  * decision per pair is then a few integer operations on those arrays (`bodies`, `collider`) in the
  * candidate search (candidates.ts), the post-solve detection (response.ts) and the sensor pass
  * (sensors.ts). Per-actor data rather than a table per body pair: O(particles + colliders) memory
@@ -25,7 +25,7 @@
  */
 import type { StepContext } from '../solver/context';
 import type { ContactBoundary } from './boundary';
-import { growF, growI, growU8 } from './buffers';
+import { growI, growU8 } from './buffers';
 import type { KinematicColliders } from './colliders';
 
 /** Filter flag bits (Particle.filter, Collider.filter). */
@@ -62,8 +62,10 @@ export class ContactFilter {
   private cCat: Int32Array = new Int32Array(0);
   private cMask: Int32Array = new Int32Array(0);
   private cGroup: Int32Array = new Int32Array(0);
-  /** Per collider: its pass direction (one-way colliders). */
-  private cDir: Float64Array = new Float64Array(0);
+  /** Per collider: its entity (the pass direction is read from the Collider store, `oneWayX`, `oneWayY`). */
+  private cEid: Int32Array = new Int32Array(0);
+  private oneWayX: Float64Array = new Float64Array(0);
+  private oneWayY: Float64Array = new Float64Array(0);
 
   /** Read this step's filters from the components (integers and a copy of the directions; no allocation after growth). */
   update(ctx: StepContext, bnd: ContactBoundary): void {
@@ -89,7 +91,9 @@ export class ContactFilter {
     this.cCat = growI(this.cCat, nc);
     this.cMask = growI(this.cMask, nc);
     this.cGroup = growI(this.cGroup, nc);
-    this.cDir = growF(this.cDir, 2 * nc);
+    this.cEid = growI(this.cEid, nc);
+    this.oneWayX = K.oneWayX;
+    this.oneWayY = K.oneWayY;
     for (let k = 0; k < nc; k++) {
       const e = cols[k]!, f = K.filter[e]!;
       this.cFlag[k] = f;
@@ -97,8 +101,7 @@ export class ContactFilter {
       this.cCat[k] = set ? K.category[e]! : DEFAULT_CATEGORY;
       this.cMask[k] = set ? K.mask[e]! : DEFAULT_MASK;
       this.cGroup[k] = set ? K.group[e]! : 0;
-      this.cDir[2 * k] = K.oneWayX[e]!;
-      this.cDir[2 * k + 1] = K.oneWayY[e]!;
+      this.cEid[k] = e;
       any |= f;
       sensor |= f & FILTER_SENSOR;
     }
@@ -169,7 +172,8 @@ export class ContactFilter {
       al = t < 0 ? 0 : t > 1 ? 1 : t;
     }
     const dx = px - (ax + al * ex), dy = py - (ay + al * ey);
-    return dx * this.cDir[2 * col]! + dy * this.cDir[2 * col + 1]! > 0;
+    const e = this.cEid[col]!;
+    return dx * this.oneWayX[e]! + dy * this.oneWayY[e]! > 0;
   }
 
   /** As solidSideSegment for a circle of centre ci[o], ci[o + 1] (start pose) and radius R = ci[o + 4]. */
@@ -177,7 +181,8 @@ export class ContactFilter {
     const dx = x0[2 * i]! - ci[o]!, dy = x0[2 * i + 1]! - ci[o + 1]!;
     const l = Math.sqrt(dx * dx + dy * dy);
     // (x⁰ − c)·n with c = centre + R u: (l − R)(u·n); inside the circle there is no solid side
-    const s = dx * this.cDir[2 * col]! + dy * this.cDir[2 * col + 1]!;
+    const e = this.cEid[col]!;
+    const s = dx * this.oneWayX[e]! + dy * this.oneWayY[e]!;
     return l > ci[o + 4]! && s > 0;
   }
 }

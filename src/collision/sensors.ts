@@ -18,8 +18,9 @@ import { PAIR_SENSOR, type ContactFilter } from './filter';
 import { GS, GS_AL, GS_D, pointSegAt } from './geometry';
 import type { ContactPairs } from './pairs';
 
-/** Scratch: the contact point and normal of the last overlap test (x, y, nx, ny). */
-const OV = new Float64Array(4);
+/** Scratch: the contact point and normal of the last overlap test (x, y, nx, ny), then the test's radius (in). */
+const OV = new Float64Array(5);
+const OV_R = 4;
 
 export function sensorPass(
   ctx: StepContext, bnd: ContactBoundary, filter: ContactFilter, cols: KinematicColliders, bp: ItemBroadphase, pairs: ContactPairs,
@@ -43,12 +44,14 @@ export function sensorPass(
         if (bnd.surface[i] === 0) continue;
         const a = bnd.ea[item]!, b = bnd.eb[item]!;
         if (bnd.actor(i) === bnd.actor(a) || filter.bodies(i, a, bnd) !== PAIR_SENSOR) continue;
-        hit = overlapSegment(x, 2 * i, x, 2 * a, 2 * b, r + bnd.eRad[item]!);
+        OV[OV_R] = r + bnd.eRad[item]!;
+        hit = overlapSegment(x, 2 * i, x, 2 * a, 2 * b);
       } else {
         const j = item - nE;
         if (filter.collider(i, cols.colliderOf(j)) !== PAIR_SENSOR) continue;
-        if (j < nS) hit = overlapSegment(x, 2 * i, cols.seg, 8 * j + 4, 8 * j + 6, r + cols.segRad[j]!);
-        else if (j < nS + nC) hit = overlapCircle(x, 2 * i, cols.circ, 5 * (j - nS), r);
+        OV[OV_R] = j < nS ? r + cols.segRad[j]! : r;
+        if (j < nS) hit = overlapSegment(x, 2 * i, cols.seg, 8 * j + 4, 8 * j + 6);
+        else if (j < nS + nC) hit = overlapCircle(x, 2 * i, cols.circ, 5 * (j - nS));
         else hit = insidePolygon(x, 2 * i, cols.polyWorld, cols.polyStartW[j - nS - nC]!, cols.polyCountW[j - nS - nC]!);
       }
       if (!hit) continue;
@@ -64,10 +67,10 @@ export function sensorPass(
   }
 }
 
-/** Point P[p] within rr of segment A[a]–A[b]; OV ← the closest point and the unit normal towards the point. */
-function overlapSegment(P: Float64Array, p: number, A: Float64Array, a: number, b: number, rr: number): boolean {
+/** Point P[p] within OV[OV_R] of segment A[a]–A[b]; OV ← the closest point and the unit normal towards the point. */
+function overlapSegment(P: Float64Array, p: number, A: Float64Array, a: number, b: number): boolean {
   pointSegAt(P, p, A, a, b);
-  const d = GS[GS_D]!, al = GS[GS_AL]!;
+  const d = GS[GS_D]!, al = GS[GS_AL]!, rr = OV[OV_R]!;
   if (!(d < rr)) return false;
   const cx = A[a]! + al * (A[b]! - A[a]!), cy = A[a + 1]! + al * (A[b + 1]! - A[a + 1]!);
   OV[0] = cx;
@@ -77,8 +80,9 @@ function overlapSegment(P: Float64Array, p: number, A: Float64Array, a: number, 
   return true;
 }
 
-/** Point P[p] within r of the circle ci[o + 2], ci[o + 3] (end pose), radius ci[o + 4], or inside it. */
-function overlapCircle(P: Float64Array, p: number, ci: Float64Array, o: number, r: number): boolean {
+/** Point P[p] within r = OV[OV_R] of the circle ci[o + 2], ci[o + 3] (end pose), radius ci[o + 4], or inside it. */
+function overlapCircle(P: Float64Array, p: number, ci: Float64Array, o: number): boolean {
+  const r = OV[OV_R]!;
   const dx = P[p]! - ci[o + 2]!, dy = P[p + 1]! - ci[o + 3]!, R = ci[o + 4]!;
   const l = Math.sqrt(dx * dx + dy * dy);
   if (!(l < R + r)) return false;
