@@ -682,7 +682,9 @@ export class SoftSim {
    * `onProgress(fraction)` feeds a loading bar.
    */
   warmUp(options: WarmUpOptions = {}): WarmUpReport {
-    return this.world.warmUp(options);
+    const report = this.world.warmUp(options);
+    this.query.invalidate(); // the warm-up's steps are undone: the step counter comes back, the query index must not
+    return report;
   }
 
   /** Run after every fixed step (after collisions). */
