@@ -39,7 +39,8 @@ export interface WorldOptions {
    * How the implicit integrators solve each step. Default: game mode, Newton
    * on the incremental potential with PSD-projected Hessians and a line search
    * (GAME_NEWTON_DEFAULTS: maxIters 5, tolerance 1e-6, lineSearch true,
-   * projection 'psd'); give a partial object to change some settings.
+   * projection 'psd', maxStepIters 0: no per-step budget); give a partial object to change some
+   * settings. `maxStepIters` bounds a step's Newton iterations over all its solves (docs/solver.md).
    * 'fosssim': FOSSSim's exact semantics (plain Newton to 1e-9, no projection,
    * no line search), as scenes without game attributes use.
    */
@@ -56,6 +57,9 @@ export function resolveNewton(opt: Partial<NewtonSettings> | 'fosssim' | undefin
   if (!(s.tolerance > 0) || !Number.isFinite(s.tolerance)) throw new InputError(`newton.tolerance must be a finite number > 0, got ${s.tolerance}`);
   if (typeof s.lineSearch !== 'boolean') throw new InputError(`newton.lineSearch must be a boolean, got ${String(s.lineSearch)}`);
   if (s.projection !== 'psd' && s.projection !== 'none') throw new InputError(`newton.projection must be 'psd' or 'none', got ${String(s.projection)}`);
+  if (!Number.isInteger(s.maxStepIters) || s.maxStepIters < 0 || s.maxStepIters > 1000) {
+    throw new InputError(`newton.maxStepIters must be a whole number in [0, 1000] (0: no budget), got ${String(s.maxStepIters)}`);
+  }
   return s;
 }
 

@@ -437,3 +437,50 @@ describe('array-offset triangle kernels (assembly loops)', () => {
     expect(checked).toBe(400);
   });
 });
+
+describe('neohookean below NH_J_MIN (issue 16: soft jellies collapsed and exploded)', () => {
+  it('the energy is never below the rest energy: shrunk to a point, flattened, inverted (the old extension went to −2C + D < 0)', () => {
+    const rnd = mulberry32(900);
+    for (const nu of [0, 0.3, 0.45]) {
+      for (let trial = 0; trial < 20; trial++) {
+        const t = randomTri(rnd);
+        const x = deform(t, rnd, 0.3);
+        for (const s of [0, 1e-3, 0.05, 0.2, 0.3]) {
+          const shrunk = x.map((v) => s * v);
+          const w = triangleEnergy(MAT_NEOHOOKEAN, shrunk[0]!, shrunk[1]!, shrunk[2]!, shrunk[3]!, shrunk[4]!, shrunk[5]!, E, nu, t.area, ...t.b);
+          expect(w).toBeGreaterThanOrEqual(0);
+        }
+        // flattened onto the line of vertices 1, 2 and pushed through it
+        for (const f of [0, -0.5, -1]) {
+          const y = x.slice();
+          const ex = y[2]! - y[0]!, ey = y[3]! - y[1]!, px = y[4]! - y[0]!, py = y[5]! - y[1]!;
+          const d = (px * ex + py * ey) / (ex * ex + ey * ey);
+          y[4] = y[0]! + d * ex + f * (px - d * ex);
+          y[5] = y[1]! + d * ey + f * (py - d * ey);
+          const w = triangleEnergy(MAT_NEOHOOKEAN, y[0]!, y[1]!, y[2]!, y[3]!, y[4]!, y[5]!, E, nu, t.area, ...t.b);
+          expect(w).toBeGreaterThan(0);
+        }
+      }
+    }
+  });
+
+  it('gradient and Hessian match central differences for 0 < J < NH_J_MIN, off the kink at NH_J_MIN', () => {
+    const rnd = mulberry32(901);
+    let checked = 0;
+    for (let trial = 0; trial < 60 && checked < 20; trial++) {
+      const t = randomTri(rnd);
+      const x = deform(t, rnd, 0.2);
+      const j0 = J(t, x);
+      if (!(j0 > 0.2)) continue;
+      const target = 0.01 + 0.07 * rnd(); // J scales with s²
+      const s = Math.sqrt(target / j0);
+      const y = x.map((v) => s * v);
+      checked++;
+      const g = new Float64Array(6);
+      G(MAT_NEOHOOKEAN, t)(y, g);
+      expect(relErr(g, fdGradient(W(MAT_NEOHOOKEAN, t), y, 1e-7))).toBeLessThan(1e-6);
+      expect(relErr(H(MAT_NEOHOOKEAN, t, y), fdJacobian(G(MAT_NEOHOOKEAN, t), 6, y, 1e-7))).toBeLessThan(1e-6);
+    }
+    expect(checked).toBe(20);
+  });
+});

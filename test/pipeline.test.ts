@@ -117,6 +117,9 @@ describe('pipeline', () => {
     w.addSystem('response', poison);
     w.step();
     expect(w.lastStats.failSafe).toBe('non-finite');
+    // and says where: the first particle with a non-finite value (issue 16)
+    expect(w.lastStats.failSafeParticle).toBe(0);
+    expect(w.lastStats.failSafeDetail).toMatch(/particle 0 is the first with a non-finite x/);
     const after = state(w);
     const n = after.length / 2;
     for (let i = 0; i < n; i++) expect(after[i]).toBe(before[i]);
@@ -124,6 +127,8 @@ describe('pipeline', () => {
     w.removeSystem(poison);
     w.step();
     expect(w.lastStats.failSafe).toBe('');
+    expect(w.lastStats.failSafeDetail).toBe('');
+    expect(w.lastStats.failSafeParticle).toBe(-1);
   });
 
   it('a singular solve fails safe in game mode and propagates in FOSSSim mode', () => {
@@ -140,6 +145,10 @@ describe('pipeline', () => {
     game.step();
     expect(game.lastStats.failSafe).toBe('solver-error');
     expect(game.lastStats.failSafeSteps).toBe(1);
+    // traced to the massless particle (dense index 1, no body)
+    expect(game.lastStats.failSafeParticle).toBe(1);
+    expect(game.lastStats.failSafeBody).toBe(0);
+    expect(game.lastStats.failSafeDetail).toMatch(/step 1: .*singular.*particle 1/);
     expect(() => make('fosssim').step()).toThrow(/singular/);
     expect(game.readPositions()).toEqual(new Float64Array([0, 0, 1, 0])); // kept the start of the step
   });

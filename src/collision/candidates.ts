@@ -284,6 +284,10 @@ export class CandidateSearch {
     if (one === 1) {
       const c2 = 2 * bnd.eOpp[item]!;
       if ((x0[b2]! - x0[a2]!) * (x0[c2 + 1]! - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (x0[c2]! - x0[a2]!) <= 0) one = 0;
+      // ...and no contact at all for its own body's particles: an inverted body turns back through
+      // itself (no path of non-overlapping shapes reverses an orientation), and its material pushes it
+      // there; the pair returns once the triangle is upright (issue 16: mirrored starts)
+      if (one === 0 && bnd.actor(i) === bnd.actor(a)) return;
     }
     if (Math.min(d0, d1, d2) >= rr + slack && !sweptNodes(x0, this.xp, 2 * i, a2, b2) && (!xs || !sweptNodes(x0, xs, 2 * i, a2, b2))) {
       // guard: the trust boxes of the particle and the edge overlap, and the particle starts

@@ -117,6 +117,22 @@ function nhG2(J: number): number {
   return 2 / (e * e * e);
 }
 
+/**
+ * Below NH_J_MIN the Neo-Hookean energy is ψ = C g(J) (I₂ − 2J) + D (J − 1)², i.e. C g I₂ + W(J) with
+ * W(J) = −2C J g(J) + D (J − 1)² (for g = 1/J this is exactly C (I₂/J − 2) + D (J − 1)², and J g(J)
+ * meets 1 at NH_J_MIN with zero first and second derivative, so ψ stays C²). I₂ − 2J = (s0 − s1)² ≥ 0
+ * on the signed singular values, so the shape term is never negative. (The earlier extension
+ * C (I₂ g(J) − 2) went down to −2C as a triangle shrank to a point, below the rest energy when λ < μ:
+ * soft jellies collapsed and released that energy as motion; issue 16.)
+ * NW = (W′, W″) at J < NH_J_MIN.
+ */
+const NW = new Float64Array(2);
+function nhW(J: number, C: number, D: number): void {
+  const g = nhG(J), g1 = nhG1(J), g2 = nhG2(J);
+  NW[0] = -2 * C * (g + J * g1) + 2 * D * (J - 1);
+  NW[1] = -2 * C * (2 * g1 + J * g2) + 2 * D;
+}
+
 // ---- energy densities on FF: psi, PF, HF -------------------------------------
 
 /** RES[0] = ψ(FF) with μ, λ from ML. */
@@ -138,7 +154,8 @@ function psi(mat: number): void {
   if (mat === MAT_NEOHOOKEAN) {
     const C = 0.5 * mu, D = 0.5 * (mu + lam);
     const J = f0 * f3 - f2 * f1;
-    RES[0] = C * (I2 * nhG(J) - 2) + D * (J - 1) * (J - 1);
+    if (J >= NH_J_MIN) RES[0] = C * (I2 * nhG(J) - 2) + D * (J - 1) * (J - 1);
+    else RES[0] = C * nhG(J) * (I2 - 2 * J) + D * (J - 1) * (J - 1); // = the above for g = 1/J; ≥ 0 here (see nhW)
     return;
   }
   // corotational
@@ -201,7 +218,9 @@ function stress(mat: number, hess: boolean): void {
     const g = nhG(J), g1 = nhG1(J);
     // G = dJ/df = (f3, −f2, −f1, f0)
     const G0 = f3, G1 = -f2, G2 = -f1, G3 = f0;
-    const cf = 2 * C * g, cg = C * I2 * g1 + 2 * D * (J - 1);
+    const inside = J >= NH_J_MIN;
+    if (!inside) nhW(J, C, D);
+    const cf = 2 * C * g, cg = inside ? C * I2 * g1 + 2 * D * (J - 1) : C * I2 * g1 + NW[0]!;
     PF[0] = cf * f0 + cg * G0;
     PF[1] = cf * f1 + cg * G1;
     PF[2] = cf * f2 + cg * G2;
@@ -209,7 +228,7 @@ function stress(mat: number, hess: boolean): void {
     if (!hess) return;
     const g2 = nhG2(J);
     const cx = 2 * C * g1; // f Gᵀ + G fᵀ
-    const cgg = C * I2 * g2 + 2 * D; // G Gᵀ
+    const cgg = inside ? C * I2 * g2 + 2 * D : C * I2 * g2 + NW[1]!; // G Gᵀ
     const ch = cg; // d²J/df²: (0,3) = (3,0) = 1, (1,2) = (2,1) = −1
     const f = FF, Gv = V1;
     Gv[0] = G0; Gv[1] = G1; Gv[2] = G2; Gv[3] = G3;
@@ -403,12 +422,23 @@ function projectedStress(mat: number): void {
     const C = 0.5 * mu, D = 0.5 * (mu + lam);
     const J = s0 * s1, I2 = s0 * s0 + s1 * s1;
     const g = nhG(J), g1 = nhG1(J), g2 = nhG2(J);
-    lt = 2 * C * g + C * I2 * g1 + 2 * D * (J - 1);
-    lf = 2 * C * g - C * I2 * g1 - 2 * D * (J - 1);
     const cm = C * (2 * g + 4 * J * g1);
-    h00 = cm + C * I2 * g2 * s1 * s1 + 2 * D * s1 * s1;
-    h11 = cm + C * I2 * g2 * s0 * s0 + 2 * D * s0 * s0;
-    h01 = C * (3 * I2 * g1 + I2 * J * g2) + 2 * D * (2 * J - 1);
+    if (J >= NH_J_MIN) {
+      lt = 2 * C * g + C * I2 * g1 + 2 * D * (J - 1);
+      lf = 2 * C * g - C * I2 * g1 - 2 * D * (J - 1);
+      h00 = cm + C * I2 * g2 * s1 * s1 + 2 * D * s1 * s1;
+      h11 = cm + C * I2 * g2 * s0 * s0 + 2 * D * s0 * s0;
+      h01 = C * (3 * I2 * g1 + I2 * J * g2) + 2 * D * (2 * J - 1);
+    } else {
+      // ψ = C g I₂ + W(J): ψ_I₂ = C g, ψ_J = C I₂ g′ + W′, ψ_JJ = C I₂ g″ + W″ (nhW)
+      nhW(J, C, D);
+      const w1 = NW[0]!, w2 = NW[1]!;
+      lt = 2 * C * g + C * I2 * g1 + w1;
+      lf = 2 * C * g - C * I2 * g1 - w1;
+      h00 = cm + (C * I2 * g2 + w2) * s1 * s1;
+      h11 = cm + (C * I2 * g2 + w2) * s0 * s0;
+      h01 = C * (3 * I2 * g1 + I2 * J * g2) + w1 + J * w2;
+    }
   } else {
     let r = s0 + s1;
     if (!(r > 1e-12)) r = 1e-12;

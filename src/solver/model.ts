@@ -45,4 +45,9 @@ export interface SystemModel {
   hessianPSD(x: Float64Array, scale: number, values: Float64Array): void;
   /** out[0] ← largest α ∈ (0, 1] such that x + α dx keeps every guarded element valid. */
   maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
+  /**
+   * out[0] ← min(out[0], largest α such that x + α dx keeps every element that is valid at x valid):
+   * the element part of maxStepTo without contact (the game-mode Newton's initial guess).
+   */
+  inversionMaxStepMinTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
 }

@@ -52,10 +52,20 @@ export interface NewtonSettings {
   lineSearch: boolean;
   /** 'psd': element Hessians projected to PSD (default); 'none': exact Hessians. */
   projection: 'psd' | 'none';
+  /**
+   * Newton iterations per fixed step at most, over all of the step's solves (contact raises a solve's
+   * cap to 20 and may solve up to 3 more times: without a budget a step can take 80 iterations).
+   * 0 (default): no budget beyond those caps. When the budget is used up the step keeps the last
+   * accepted iterate (every one lowered the incremental potential, kept uninverted Neo-Hookean
+   * triangles uninverted and was intersection-free against the step's contact candidates), skips
+   * further contact refinement and sets StepStats.newtonCapped; the response stage's safety net
+   * still runs.
+   */
+  maxStepIters: number;
 }
 
 export const GAME_NEWTON_DEFAULTS: Readonly<NewtonSettings> = Object.freeze({
-  maxIters: 5, tolerance: 1e-6, lineSearch: true, projection: 'psd',
+  maxIters: 5, tolerance: 1e-6, lineSearch: true, projection: 'psd', maxStepIters: 0,
 });
 
 export const ARMIJO_C = 1e-8;
@@ -352,7 +362,11 @@ export class NewtonSolver {
       if (!scaleDiagonal(diag, values, REGULARIZATION[k]!)) break; // not finite: no shift helps
       if (ldlt.factor(values)) return;
     }
-    throw new Error(`game-mode Newton: the system matrix is singular or not finite (LDLᵀ pivot ${ldlt.failedAt})`);
+    const dof = ldlt.failedAt >= 0 && ldlt.failedAt < ldlt.perm.length ? ldlt.perm[ldlt.failedAt]! : -1;
+    throw Object.assign(
+      new Error(`game-mode Newton: the system matrix is singular or not finite (LDLᵀ pivot ${ldlt.failedAt}${dof >= 0 ? `, particle ${dof >> 1}` : ''})`),
+      { particle: dof >= 0 ? dof >> 1 : -1 },
+    );
   }
 
   /**
@@ -418,14 +432,23 @@ export class NewtonSolver {
       // (intersection-free: every iterate was), with the candidates searched around it
       x.set(warm);
       if (maxIters > 1 && contact!.maxIters > maxIters) maxIters = contact!.maxIters;
-    } else if (contact && contact.count > 0) {
-      // contact (src/collision): start no further along xᵗ → x̃ than continuous collision detection allows
-      for (let i = 0; i < n; i++) dir[i] = xtil[i]! - xt[i]!;
-      contact.maxStepTo(xt, dir, this.ms);
-      const a0 = this.ms[0]!;
-      if (a0 < 1) for (let i = 0; i < n; i++) x[i] = xt[i]! + a0 * dir[i]!;
-      if (maxIters > 1 && contact.maxIters > maxIters) maxIters = contact.maxIters;
+    } else {
+      // Start no further along xᵗ → x̃ than (a) continuous collision detection allows (contact,
+      // src/collision) and (b) keeps every uninverted Neo-Hookean triangle uninverted
+      // (src/systems/inversion.ts): the line search keeps them so from there on, and a ballistic
+      // guess that inverted a soft triangle let the solve release its extension energy (issue 16).
+      subtractInto(n, xtil, xt, dir);
+      this.ms[0] = 1;
+      if (contact && contact.count > 0) {
+        contact.maxStepTo(xt, dir, this.ms);
+        if (maxIters > 1 && contact.maxIters > maxIters) maxIters = contact.maxIters;
+      }
+      model.inversionMaxStepMinTo(xt, dir, this.ms);
+      if (this.ms[0]! < 1) startAlong(n, xt, this.ms, dir, x);
     }
+    // the step's Newton budget (settings.maxStepIters; the pipeline zeroes stats.newtonIters per step)
+    const cap = settings.maxStepIters, used = stats.newtonIters;
+    if (cap > 0 && maxIters > cap - used) maxIters = cap - used > 0 ? cap - used : 0;
     // Φ combined here (as in phiOf), not returned from a call: a returned double is boxed
     const ph = this.ph, en = this.en, dp = this.dp, dragB = this.dragB;
     this.phiParts(model, x);
@@ -516,7 +539,8 @@ export class NewtonSolver {
       const vi = (x[i]! - xt[i]!) / h;
       v[i] = fixed[i >> 1] === 0 ? vi : v[i]!;
     }
-    stats.newtonIters = iters;
+    stats.newtonIters = used + iters;
+    stats.newtonCapped = cap > 0 && used + iters >= cap;
     stats.converged = converged;
   }
 }
@@ -611,6 +635,17 @@ function slopeAndMax(n: number, g: Float64Array, d: Float64Array, sc: Float64Arr
     const a = Math.abs(d[i]!), m = sc[1]!;
     sc[1] = a > m ? a : m;
   }
+}
+
+/** out = a − b. */
+function subtractInto(n: number, a: Float64Array, b: Float64Array, out: Float64Array): void {
+  for (let i = 0; i < n; i++) out[i] = a[i]! - b[i]!;
+}
+
+/** x = xᵗ + α d with α = sc[0] (the pulled-back initial guess). */
+function startAlong(n: number, xt: Float64Array, sc: Float64Array, d: Float64Array, x: Float64Array): void {
+  const alpha = sc[0]!;
+  for (let i = 0; i < n; i++) x[i] = xt[i]! + alpha * d[i]!;
 }
 
 /** trial = x + α d with α = sc[0]. */

@@ -4,7 +4,10 @@
  */
 
 export interface StepStats {
+  /** Game mode: Newton iterations of the last step, over all its solves (contact refinements included). */
   newtonIters: number;
+  /** Game mode: the last step used its whole Newton budget (NewtonSettings.maxStepIters). */
+  newtonCapped: boolean;
   converged: boolean;
   /**
    * Which linear-solver path ran last: 'ldlt' (sparse LDLᵀ, factored this
@@ -19,6 +22,15 @@ export interface StepStats {
    * then kept the start-of-step positions and halved the velocities (src/systems/pipeline.ts).
    */
   failSafe: string;
+  /**
+   * Why, in words, when the step failed safe ('' otherwise): the solver's message, or which
+   * particle first held a non-finite position or velocity.
+   */
+  failSafeDetail: string;
+  /** The particle (dense index, creation order) the failure was traced to, or −1 when not known. */
+  failSafeParticle: number;
+  /** That particle's body id (0: no body), or −1 when not known. */
+  failSafeBody: number;
   /** Steps that failed safe since the world was created. */
   failSafeSteps: number;
   /** Contact (src/collision): candidate pairs and touching pairs of the last step. */
@@ -51,7 +63,8 @@ export const MAX_STAGES = 16;
 
 export function createStepStats(): StepStats {
   return {
-    newtonIters: 0, converged: true, linearPath: 'none', failSafe: '', failSafeSteps: 0,
+    newtonIters: 0, newtonCapped: false, converged: true, linearPath: 'none', failSafe: '', failSafeDetail: '',
+    failSafeParticle: -1, failSafeBody: -1, failSafeSteps: 0,
     contactCandidates: 0, contactTouching: 0, contactRebuilds: 0, contactRebuildsTotal: 0,
     topologyBuilds: 0, symbolicBuilds: 0, paramRefreshes: 0,
     stageMs: new Float64Array(MAX_STAGES), stepMs: 0,

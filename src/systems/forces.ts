@@ -26,7 +26,7 @@ import { TRI_AREA, TRI_B00, TRI_E, TRI_MATERIAL, TRI_NU, TRI_STRIDE } from '../e
 import { UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY } from '../components';
 import { scatter, type ElementFamily, type Topology } from '../solver/topology';
 import type { ContactTerm, SystemModel } from '../solver/model';
-import { triangleMaxStep } from './inversion';
+import { triangleMaxStep, triangleMaxStepMin } from './inversion';
 
 export class ForceModel implements SystemModel {
   readonly t: Topology;
@@ -185,6 +185,11 @@ export class ForceModel implements SystemModel {
     // no particle crosses a contact surface (src/collision/implicit.ts): out[0] lowered to that
     // bound inside the contact kernel, as this once-per-step driver must not read a double
     if (this.contact) this.contact.maxStepMinTo(x, dx, out); // its trust region too, with no candidates
+  }
+
+  /** out[0] ← min(out[0], the Neo-Hookean inversion bound of maxStepTo), contact not included. */
+  inversionMaxStepMinTo(x: Float64Array, dx: Float64Array, out: Float64Array): void {
+    triangleMaxStepMin(this.t, x, dx, out);
   }
 
 

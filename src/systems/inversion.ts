@@ -33,8 +33,13 @@ const COUNT = new Int32Array(1);
  * returned from a call V8 does not inline, or read outside optimized code, is boxed.
  */
 export function triangleMaxStep(t: Topology, x: Float64Array, dx: Float64Array, out: Float64Array): void {
-  const tr = t.triangles;
   out[0] = 1;
+  triangleMaxStepMin(t, x, dx, out);
+}
+
+/** out[0] ← min(out[0], triangleMaxStep's bound): the caller's bound combined here (no double in a driver). */
+export function triangleMaxStepMin(t: Topology, x: Float64Array, dx: Float64Array, out: Float64Array): void {
+  const tr = t.triangles;
   COUNT[0] = 0;
   countNeoHookean(tr.count, tr.params, COUNT);
   if (COUNT[0]! > 0) neoHookeanMaxStep(tr.count, tr.nodes, tr.params, x, dx, out);

@@ -142,7 +142,7 @@ export class Pipeline {
     this.run(KINEMATICS, kinematicsStage);
     const guarded = ctx.newton !== 'fosssim';
     this.saveState();
-    let failure = '';
+    let failure = '', detail = '', particle = -1;
     try {
       this.run(FORCES, forcesStage);
       this.run(SOLVE, solveStage);
@@ -151,8 +151,10 @@ export class Pipeline {
       if (!isNumericalFailure(e)) throw e;
       if (!guarded) this.failFosssim(e instanceof Error ? e.message : String(e), e);
       failure = 'solver-error';
+      detail = (e as Error).message;
+      particle = failedParticle(e);
     }
-    if (guarded) this.failSafe(failure);
+    if (guarded) this.failSafe(failure, detail, particle);
     else if (!allFinite(ctx.x, ctx.topology.ndof) || !allFinite(ctx.v, ctx.topology.ndof)) this.failFosssim('the state became non-finite', null);
     this.run(WRITEBACK, writebackStage);
     this.run(EVENTS, eventsStage);
@@ -199,11 +201,28 @@ export class Pipeline {
   }
 
   /** Game mode: restore the start of the step when it failed (`failure`) or left a non-finite state. */
-  private failSafe(failure: string): void {
+  private failSafe(failure: string, detail: string, particle: number): void {
     const ctx = this.ctx, n = ctx.topology.ndof, st = ctx.stats;
     const reason = failure !== '' ? failure : allFinite(ctx.x, n) && allFinite(ctx.v, n) ? '' : 'non-finite';
     st.failSafe = reason;
-    if (reason === '') return;
+    if (reason === '') {
+      if (st.failSafeDetail !== '') {
+        st.failSafeDetail = '';
+        st.failSafeParticle = -1;
+        st.failSafeBody = -1;
+      }
+      return;
+    }
+    if (reason === 'non-finite') {
+      const bad = firstNonFinite(ctx.x, ctx.v, n);
+      particle = bad >= 0 ? bad >> 1 : -1;
+      detail = bad >= 0 ? `particle ${bad >> 1} is the first with a non-finite ${bad % 2 === 0 ? 'x' : 'y'} position or velocity` : 'a non-finite state';
+    }
+    const t = ctx.topology;
+    const body = particle >= 0 && particle < t.n ? ctx.c.Particle.body[t.particleEids[particle]!]! : -1;
+    st.failSafeDetail = `step ${ctx.stepCount + 1}: ${detail}${body > 0 ? ` (body ${body})` : ''}`;
+    st.failSafeParticle = particle;
+    st.failSafeBody = body;
     restoreDamped(n, this.savedX, this.savedV, ctx.x, ctx.v);
     st.converged = false;
     st.failSafeSteps++;
@@ -238,6 +257,12 @@ function stageIndex(stage: StageName): number {
   return i;
 }
 
+/** The particle a solver error names (its `particle` field, src/solver/newton.ts), or −1. */
+function failedParticle(e: unknown): number {
+  const p = (e as { particle?: unknown }).particle;
+  return typeof p === 'number' && Number.isInteger(p) ? p : -1;
+}
+
 /** The plain Errors a solve throws for a singular or indefinite system; scene and programming errors are not. */
 function isNumericalFailure(e: unknown): boolean {
   return e instanceof Error && !(e instanceof InputError) && e.constructor === Error;
@@ -264,9 +289,12 @@ function forcesStage(p: Pipeline): void {
 
 function solveStage(p: Pipeline): void {
   const ctx = p.ctx;
+  ctx.stats.newtonIters = 0; // the step's Newton budget counts from here (NewtonSettings.maxStepIters)
+  ctx.stats.newtonCapped = false;
   integrate(ctx);
-  // contact in the solve (src/collision): solve again when the result met pairs the candidate search missed
-  while (p.contact.refine(ctx)) integrate(ctx);
+  // contact in the solve (src/collision): solve again when the result met pairs the candidate search
+  // missed, unless the step's Newton budget is used up (the last solve's result stands)
+  while (!ctx.stats.newtonCapped && p.contact.refine(ctx)) integrate(ctx);
 }
 
 function responseStage(p: Pipeline): void {

@@ -133,11 +133,13 @@ function writeNewton(w: ByteWriter, n: NewtonSettings | 'fosssim'): void {
     w.u8(0);
     return;
   }
-  w.u8(1);
+  // mode 1: no step budget (the bytes of snapshots made before maxStepIters); 2: with one
+  w.u8(n.maxStepIters > 0 ? 2 : 1);
   w.u32(n.maxIters);
   w.f64(n.tolerance);
   w.u8(n.lineSearch ? 1 : 0);
   w.str(n.projection);
+  if (n.maxStepIters > 0) w.u32(n.maxStepIters);
 }
 
 function writeIds(w: ByteWriter, ids: readonly number[]): void {
@@ -278,13 +280,15 @@ function parse(bytes: Uint8Array, c: Components): SnapshotData {
 }
 
 function readNewton(r: ByteReader): NewtonSettings | 'fosssim' {
-  if (r.u8('the Newton mode') === 0) return 'fosssim';
+  const mode = r.u8('the Newton mode');
+  if (mode === 0) return 'fosssim';
   const maxIters = r.u32('newton.maxIters');
   const tolerance = r.f64('newton.tolerance');
   const lineSearch = r.u8('newton.lineSearch') === 1;
   const projection = r.str('newton.projection');
   if (projection !== 'psd' && projection !== 'none') throw new ByteFormatError(`unknown projection '${projection}'`);
-  return { maxIters, tolerance, lineSearch, projection };
+  const maxStepIters = mode === 2 ? r.u32('newton.maxStepIters') : 0;
+  return { maxIters, tolerance, lineSearch, projection, maxStepIters };
 }
 
 function readLists(r: ByteReader, what: string, maxId: number): EntityLists {

@@ -1,0 +1,65 @@
+/**
+ * A fast slice of the game-mode stress matrix (issue 16, item 4; the whole matrix is `npm run stress`,
+ * test/stress/main.ts): the cells that failed before the fixes, 300 steps each.
+ *
+ *   neohookean E = 100 Pa, dt = 1/30, rest (ν 0.3 and 0.49)  exploded (|x| 451 m and 2,500 m): the old C²
+ *       extension of 1/J let a triangle shrunk to a point fall below its rest energy, and the initial
+ *       guess x̃ could invert soft triangles that the line search then never guarded
+ *   stvk / neohookean / corotational E = 1e4, dt = 1/60, ν = 0.3, mirrored  20 / 99 / … triangles still
+ *       inverted after 300 steps: self-contact kept the body from turning back through itself
+ *   stvk E = 1e6, dt = 1/30, ν = 0.3, scrambled with newton.maxStepIters = 10  (no step budget before:
+ *       20 iterations a step, hundreds of steps)
+ */
+import { describe, expect, it } from 'vitest';
+import { PhysicsWorld } from '../src/world';
+import { buildCell, defects, runCell, type Cell } from './stress/matrix';
+
+const cell = (material: Cell['material'], E: number, dtInv: number, nu: number, start: Cell['start']): Cell => ({ material, E, dt: 1 / dtInv, nu, start });
+
+describe('game mode under abuse (the stress matrix\'s worst cells)', () => {
+  for (const c of [cell('neohookean', 1e2, 30, 0.3, 'rest'), cell('neohookean', 1e2, 30, 0.49, 'rest')]) {
+    it(`${c.material} E=${c.E} ν=${c.nu} dt=1/30 dropped at rest: never explodes, never below the floor`, { timeout: 180_000 }, () => {
+      const r = runCell(c);
+      expect(r.steps).toBe(300);
+      expect(defects(r)).toEqual([]);
+      expect(r.maxAbs).toBeLessThan(2); // a 0.5 m jelly on the floor at x = 0
+      expect(r.minY).toBeGreaterThan(-0.02);
+    });
+  }
+
+  for (const material of ['stvk', 'neohookean', 'corotational'] as const) {
+    it(`${material} E=1e4 mirrored (every triangle inverted): recovers, no triangle inverted at the end`, { timeout: 180_000 }, () => {
+      const r = runCell(cell(material, 1e4, 60, 0.3, 'mirrored'));
+      expect(defects(r)).toEqual([]);
+      expect(r.invertedEnd).toBe(0);
+      expect(r.failSafeSteps).toBe(0);
+    });
+  }
+
+  it('a scrambled start with newton.maxStepIters = 10: no step takes more, the state stays valid and recovers', { timeout: 180_000 }, () => {
+    const r = runCell(cell('stvk', 1e6, 30, 0.3, 'scrambled'), 300, { maxStepIters: 10 });
+    expect(r.itersMax).toBeLessThanOrEqual(10);
+    expect(defects(r)).toEqual([]);
+    expect(r.failSafeSteps).toBe(0);
+    expect(r.invertedEnd).toBe(0);
+  });
+});
+
+describe('newton.maxStepIters (the step budget)', () => {
+  it('is validated, kept by snapshots, and bounds the iterations of a step with contact refinements', () => {
+    expect(() => runCell(cell('stvk', 1e6, 30, 0.3, 'rest'), 1, { maxStepIters: -1 })).not.toThrow(); // runCell reports, never throws
+    expect(runCell(cell('stvk', 1e6, 30, 0.3, 'rest'), 1, { maxStepIters: -1 }).exception).toMatch(/maxStepIters must be a whole number in \[0, 1000\]/);
+    expect(runCell(cell('stvk', 1e6, 30, 0.3, 'rest'), 1, { maxStepIters: 2.5 }).exception).toMatch(/maxStepIters/);
+    const { world } = buildCell(cell('corotational', 1e6, 30, 0.3, 'scrambled'), { maxStepIters: 3 });
+    for (let s = 0; s < 20; s++) {
+      world.step();
+      expect(world.lastStats.newtonIters).toBeLessThanOrEqual(3);
+    }
+    const copy = PhysicsWorld.fromSnapshot(world.snapshot());
+    expect(copy.newton).toEqual(world.newton);
+    expect((copy.newton as { maxStepIters: number }).maxStepIters).toBe(3);
+    world.step();
+    copy.step();
+    expect(copy.stateHash()).toBe(world.stateHash());
+  });
+});
