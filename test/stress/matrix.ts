@@ -11,7 +11,8 @@
  *
  * runCell() runs one cell and measures what the issue asks: NaN or an exception, explosion
  * (|x| > 100 m at any step), below the floor at the end (a node deeper than 5 cm), frozen (no node
- * moved 1 mm over the run: a dropped jelly must move), triangles still inverted at the end, fail-safe
+ * moved 1 mm over the run: a dropped jelly must move; or it hung in the air, lowest node above 5 cm,
+ * without moving for the last 50 steps), triangles still inverted at the end, fail-safe
  * steps and their reasons, Newton iterations (mean, max) and ms per step (mean, max; machine-dependent).
  *
  * Used by `npm run stress` (test/stress/main.ts, the whole matrix: minutes, not in CI) and by
@@ -53,7 +54,10 @@ export interface CellResult extends Cell {
   /** A node ended deeper than BELOW_GROUND_M under the floor. */
   belowGround: boolean;
   minY: number;
-  /** No node moved more than FROZEN_M from its start over the run. */
+  /**
+   * No node moved more than FROZEN_M from its start over the run, or the jelly hung in the air (lowest
+   * node above HUNG_M) without moving (no node more than 1e-9 m a step) for the last HUNG_STEPS steps.
+   */
   frozen: boolean;
   /** Triangles with det F ≤ 0 at the end. */
   invertedEnd: number;
@@ -69,17 +73,22 @@ export interface CellResult extends Cell {
 export const EXPLOSION_M = 100;
 export const BELOW_GROUND_M = 0.05;
 export const FROZEN_M = 1e-3;
+export const HUNG_M = 0.05;
+export const HUNG_STEPS = 50;
 export const STEPS = 300;
 
 const SIZE = 0.5, CELLS = 10, DENSITY = 100, LIFT = 0.1;
 
-/** Every cell of the matrix, in a fixed order (material, E, dt, ν, start). */
+/**
+ * Every cell of the matrix, in a fixed order (E, dt, ν, start, material: every material of a setting
+ * in a row, so the first part of an interrupted run covers all four alike).
+ */
 export function allCells(): Cell[] {
   const out: Cell[] = [];
-  for (const material of MATERIALS) {
-    for (const E of MODULI) {
-      for (const dt of TIME_STEPS) {
-        for (const nu of POISSON) for (const start of STARTS) out.push({ material, E, dt, nu, start });
+  for (const E of MODULI) {
+    for (const dt of TIME_STEPS) {
+      for (const nu of POISSON) {
+        for (const start of STARTS) for (const material of MATERIALS) out.push({ material, E, dt, nu, start });
       }
     }
   }
@@ -178,8 +187,8 @@ export function runCell(c: Cell, steps = STEPS, newton?: Partial<NewtonSettings>
   }
   const { world, rest, triangles } = sw;
   const start = world.readPositions();
-  const pos = new Float64Array(start.length), vel = new Float64Array(start.length);
-  let moved = 0, iters = 0, ms = 0;
+  const pos = new Float64Array(start.length), vel = new Float64Array(start.length), prev = start.slice();
+  let moved = 0, iters = 0, ms = 0, still = 0;
   for (let s = 0; s < steps; s++) {
     const t0 = performance.now();
     try {
@@ -198,6 +207,7 @@ export function runCell(c: Cell, steps = STEPS, newton?: Partial<NewtonSettings>
     if (st.failSafe !== '') r.failSafeReasons[st.failSafe] = (r.failSafeReasons[st.failSafe] ?? 0) + 1;
     world.readPositions(pos);
     world.readVelocities(vel);
+    let stepMove = 0, low = Infinity;
     for (let i = 0; i < pos.length; i++) {
       const p = pos[i]!;
       if (!Number.isFinite(p) || !Number.isFinite(vel[i]!)) r.nan = true;
@@ -205,14 +215,19 @@ export function runCell(c: Cell, steps = STEPS, newton?: Partial<NewtonSettings>
       if (a > r.maxAbs) r.maxAbs = a;
       const d = Math.abs(p - start[i]!);
       if (d > moved) moved = d;
+      const m = Math.abs(p - prev[i]!);
+      if (m > stepMove) stepMove = m;
+      if (i % 2 === 1 && p < low) low = p;
     }
+    prev.set(pos);
+    still = stepMove <= 1e-9 && low > HUNG_M ? still + 1 : 0;
     r.failSafeSteps = st.failSafeSteps;
     if (r.nan) break;
   }
   r.exploded = r.maxAbs > EXPLOSION_M;
   for (let i = 1; i < pos.length; i += 2) if (pos[i]! < r.minY) r.minY = pos[i]!;
   r.belowGround = r.minY < -BELOW_GROUND_M;
-  r.frozen = moved < FROZEN_M;
+  r.frozen = moved < FROZEN_M || still >= HUNG_STEPS;
   r.invertedEnd = countInverted(pos, rest, triangles);
   r.itersMean = r.steps > 0 ? iters / r.steps : 0;
   r.msMean = r.steps > 0 ? ms / r.steps : 0;
