@@ -45,6 +45,11 @@ export interface WorldOptions {
    * no line search), as scenes without game attributes use.
    */
   newton?: Partial<NewtonSettings> | 'fosssim';
+  /**
+   * Sleeping (game mode only; default off): islands of bodies at rest stop being solved until
+   * disturbed (src/systems/sleep.ts, docs/design.md "Sleeping"). Same as `world.sleeping = true`.
+   */
+  sleeping?: boolean;
 }
 
 /** Resolve WorldOptions.newton to full settings (validated). */
@@ -229,6 +234,7 @@ export class PhysicsWorld {
     this.bridge = new EcsBridge(this.ecs, this.ctx);
     const g = opts.gravity === undefined ? [0, -9.81] : opts.gravity;
     if (g) this.addGravity(g[0], g[1]);
+    if (opts.sleeping !== undefined) this.sleeping = opts.sleeping;
   }
 
   // ---- creation -------------------------------------------------------------
@@ -625,6 +631,74 @@ export class PhysicsWorld {
   /** Release all anchors. */
   clearAnchors(): void {
     this.anchors.clear();
+  }
+
+  // ---- sleeping (src/systems/sleep.ts) ----------------------------------------------------------
+
+  /** Sleeping on or off (game mode only; FOSSSim-exact worlds never sleep). Off wakes every island at the next step. */
+  get sleeping(): boolean {
+    return this.pipeline.sleep.enabled;
+  }
+  set sleeping(on: boolean) {
+    if (typeof on !== 'boolean') throw new InputError(`sleeping must be a boolean, got ${String(on)}`);
+    this.pipeline.sleep.enabled = on;
+  }
+
+  /** Speed (m/s) below which every free particle of an island must stay for `sleepTime` seconds before it sleeps (default 0.01). */
+  get sleepSpeed(): number {
+    return this.pipeline.sleep.speed;
+  }
+  set sleepSpeed(v: number) {
+    if (!(v >= 0) || !Number.isFinite(v)) throw new InputError(`sleepSpeed must be a finite number >= 0 (m/s), got ${v}`);
+    this.pipeline.sleep.speed = v;
+  }
+
+  /** Seconds an island must stay still before it sleeps (default 0.5). */
+  get sleepTime(): number {
+    return this.pipeline.sleep.time;
+  }
+  set sleepTime(v: number) {
+    if (!(v >= 0) || !Number.isFinite(v)) throw new InputError(`sleepTime must be a finite number >= 0 (s), got ${v}`);
+    this.pipeline.sleep.time = v;
+  }
+
+  private bodyId(body: number, where: string): number {
+    if (!(Number.isInteger(body) && body > 0 && body < this.nextBody)) throw new InputError(`${where}: expected a body id from createBody(), got ${body}`);
+    return body;
+  }
+
+  /** Whether every particle of `body` (a createBody() id) sleeps; false for a body without particles. */
+  isSleeping(body: number): boolean {
+    this.bodyId(body, 'isSleeping');
+    this.pipeline.ensureTopology();
+    return this.pipeline.sleep.isSleeping(this.ctx, body);
+  }
+
+  /** Whether a particle entity sleeps. */
+  isParticleSleeping(eid: number): boolean {
+    this.particle(eid, 'isParticleSleeping');
+    this.pipeline.ensureTopology();
+    return this.pipeline.sleep.isParticleSleeping(this.ctx, eid);
+  }
+
+  /** Wake `body` and its island (the bodies it rests on or under), and restart its still time; returns whether it slept. */
+  wake(body: number): boolean {
+    this.bodyId(body, 'wake');
+    this.pipeline.ensureTopology();
+    return this.pipeline.sleep.wakeBody(this.ctx, body);
+  }
+
+  /** Let `body` sleep (default) or keep it awake (false wakes it now). */
+  setAllowSleep(body: number, allow: boolean): void {
+    this.bodyId(body, 'setAllowSleep');
+    if (typeof allow !== 'boolean') throw new InputError(`setAllowSleep: allow must be a boolean, got ${String(allow)}`);
+    this.pipeline.ensureTopology();
+    this.pipeline.sleep.setAllowSleep(this.ctx, body, allow);
+  }
+
+  /** Whether `body` may sleep. */
+  allowsSleep(body: number): boolean {
+    return this.pipeline.sleep.allowsSleep(this.bodyId(body, 'allowsSleep'));
   }
 
   // ---- stepping -------------------------------------------------------------

@@ -49,6 +49,12 @@ export interface StepStats {
   /** Component edits that refreshed the topology's numeric data in place, since creation (steps with an edit). */
   paramRefreshes: number;
   /**
+   * Sleeping (src/systems/sleep.ts): the step rested — every free particle slept, so forces, solve
+   * and response did nothing — and the particles asleep at its start.
+   */
+  resting: boolean;
+  sleepingParticles: number;
+  /**
    * Milliseconds spent in each pipeline stage in the last step, indexed by stage
    * (src/systems/pipeline.ts: STAGES; user systems count in the stage they run in), when the
    * world's `profile` is on; all zero otherwise. A typed array: timing a stage allocates nothing.
@@ -66,7 +72,7 @@ export function createStepStats(): StepStats {
     newtonIters: 0, newtonCapped: false, converged: true, linearPath: 'none', failSafe: '', failSafeDetail: '',
     failSafeParticle: -1, failSafeBody: -1, failSafeSteps: 0,
     contactCandidates: 0, contactTouching: 0, contactRebuilds: 0, contactRebuildsTotal: 0,
-    topologyBuilds: 0, symbolicBuilds: 0, paramRefreshes: 0,
+    topologyBuilds: 0, symbolicBuilds: 0, paramRefreshes: 0, resting: false, sleepingParticles: 0,
     stageMs: new Float64Array(MAX_STAGES), stepMs: 0,
   };
 }

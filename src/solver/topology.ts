@@ -53,7 +53,15 @@ export interface Topology {
   pointMass: Float64Array;
   /** ρĀ of each triangle (its total mass; 0 without density). */
   triMass: Float64Array;
+  /**
+   * Effective fixed flags the solver and contact read: the component's `fixed` (fixedSrc) or asleep
+   * (frozen, src/systems/sleep.ts). A sleeping particle is held like a pinned one.
+   */
   fixed: Uint8Array;
+  /** The components' `fixed` flags (what diffTopology compares). */
+  fixedSrc: Uint8Array;
+  /** Sleeping particles (1), written by src/systems/sleep.ts through applyFrozen; all 0 when nothing sleeps. */
+  frozen: Uint8Array;
   /** Particles' contact radius and body id (copies: contact reads them per topology; see paramsVersion). */
   radius: Float64Array;
   body: Int32Array;
@@ -218,7 +226,7 @@ export function buildTopology(c: Components, lists: EntityLists, opts: TopologyO
   if (dense && ndof > DENSE_MAX_DOFS) throw denseTooLarge(n);
 
   const t: Topology = {
-    n, ndof, particleEids, mass: new Float64Array(ndof), fixed, radius, body,
+    n, ndof, particleEids, mass: new Float64Array(ndof), fixed, fixedSrc: fixed.slice(), frozen: new Uint8Array(n), radius, body,
     massMatrix: opts.massMatrix ?? 'lumped', pointMass, triMass,
     springs, hinges, triangles, dampedSprings, gravitation, vortices,
     uniformCount, uniformKind, uniform, uniformEids, edges,
@@ -379,6 +387,24 @@ export function scatter(values: Float64Array, f: ElementFamily, e: number, h: Fl
   }
 }
 
+/**
+ * Sleeping (src/systems/sleep.ts): make `fixed` = fixedSrc | frozen and refresh the fixed-DOF slot
+ * lists (never the pattern or a symbolic factorization). Returns whether a flag changed; the caller
+ * tells the Newton solver (refreshParams) and contact (ctx.paramsVersion). Transition rate: allocates.
+ */
+export function applyFrozen(t: Topology): boolean {
+  let changed = false;
+  for (let i = 0; i < t.n; i++) {
+    const eff = t.fixedSrc[i]! | t.frozen[i]!;
+    if (eff !== t.fixed[i]) {
+      t.fixed[i] = eff;
+      changed = true;
+    }
+  }
+  if (changed) assignFixedSlots(t);
+  return changed;
+}
+
 // ---- components → topology: change detection and numeric refresh ------------------------------
 
 /** `diffTopology` bits: which stores hold data that differs from the topology's copies. */
@@ -410,7 +436,7 @@ export function diffTopology(t: Topology, c: Components): number {
   const P = c.Particle, S = c.ElasticSpring, H = c.Hinge, T = c.Triangle, D = c.DampedSpring;
   const G = c.Gravitation, V = c.Vortex, U = c.UniformForce, E = c.Edge;
   let mask = 0;
-  if (diffParticles(t.n, pe, P.m, P.fixed, P.radius, P.body, t.pointMass, t.fixed, t.radius, t.body) >= 0) mask |= DIFF_PARTICLES;
+  if (diffParticles(t.n, pe, P.m, P.fixed, P.radius, P.body, t.pointMass, t.fixedSrc, t.radius, t.body) >= 0) mask |= DIFF_PARTICLES;
   const s = t.springs, h = t.hinges, tr = t.triangles, d = t.dampedSprings, g = t.gravitation, v = t.vortices, e = t.edges;
   if (diffFamily2x2(s.count, s.eids, s.nodes, pe, S.a, S.b, S.alpha, S.l0, s.params) >= 0) mask |= DIFF_SPRINGS;
   if (diffFamily3x3(h.count, h.eids, h.nodes, pe, H.a, H.b, H.c, H.alpha, H.theta0, H.ebSum, h.params) >= 0) mask |= DIFF_HINGES;
@@ -545,9 +571,11 @@ export function refreshTopology(t: Topology, c: Components, mask: number): numbe
     for (let i = 0; i < t.n; i++) {
       const e = pe[i]!;
       if (P.m[e] !== t.pointMass[2 * i]) massChanged = true;
-      if (P.fixed[e] !== t.fixed[i]) fixedChanged = true;
+      const eff = P.fixed[e]! | t.frozen[i]!;
+      if (eff !== t.fixed[i]) fixedChanged = true;
       t.pointMass[2 * i] = t.pointMass[2 * i + 1] = P.m[e]!;
-      t.fixed[i] = P.fixed[e]!;
+      t.fixedSrc[i] = P.fixed[e]!;
+      t.fixed[i] = eff;
       t.radius[i] = P.radius[e]!;
       t.body[i] = P.body[e]!;
     }

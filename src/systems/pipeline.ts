@@ -2,13 +2,14 @@
  * The fixed step as one ordered list of named stages: read `step()` below top to bottom.
  *
  *   sync        components → topology (rebuilt only when entities were added or removed),
- *               element parameters, masses and `fixed` flags; dense state x, v gathered
+ *               element parameters, masses and `fixed` flags; dense state x, v gathered; disturbed
+ *               sleeping islands woken (when everything sleeps, forces, solve and response rest)
  *   kinematics  kinematic colliders move to this step's pose (anchors' targets were set by input)
  *   forces      the force model the solver calls this step: elements, anchors, contact candidates
  *   solve       time integration (FOSSSim's integrators or game-mode Newton), contact refinement
  *   response    collision response and velocity filter (FOSSSim's simple mode, or game mode)
  *   writeback   dense state → components
- *   events      contact begin / end / active
+ *   events      contact begin / end / active; sleeping islands counted, put to sleep (src/systems/sleep.ts)
  *   render      nothing in the engine: the game layer registers its render sync here
  *
  * User systems (`addSystem`) run before or after any stage, in the order they were added. Between
@@ -32,11 +33,12 @@ import type { PenaltyTerm } from '../collision/penalty';
 import { createEntityLists, newtonSolverOf, type EntityLists, type IntegratorType, type StepContext } from '../solver/context';
 import { explicitEuler, implicitEulerFosssim, symplecticEuler, FOSSSIM_NEWTON_MAX_ITERS } from '../solver/integrators';
 import type { NewtonSettings } from '../solver/newton';
-import { createStepStats, MAX_STAGES } from '../solver/stats';
+import { createStepStats, MAX_STAGES, type StepStats } from '../solver/stats';
 import { buildTopology } from '../solver/topology';
 import { Workspace } from '../solver/workspace';
 import { admitEntities, syncParams } from './ecs';
 import { AnchorSet, ForceModel } from './forces';
+import { SleepSystem } from './sleep';
 
 /** The stages, in run order. */
 export const STAGES = ['sync', 'kinematics', 'forces', 'solve', 'response', 'writeback', 'events', 'render'] as const;
@@ -73,6 +75,8 @@ export class Pipeline {
   readonly anchors = new AnchorSet(64);
   /** The concrete force model of ctx.model (anchors attached). */
   forceModel: ForceModel;
+  /** Sleeping islands (src/systems/sleep.ts): off unless the world's `sleeping` option is on. */
+  readonly sleep = new SleepSystem();
   /** FOSSSim's penalty force (`<collision type="penalty">`), bound to every rebuilt topology before its workspace; null: none. */
   penalty: PenaltyTerm | null = null;
   /** Time each stage into ctx.stats.stageMs / stepMs. */
@@ -277,6 +281,11 @@ function syncStage(p: Pipeline): void {
   if (ctx.topologyDirty) rebuildTopology(p);
   const t = ctx.topology, P = ctx.c.Particle;
   gatherKernel(t.n, t.particleEids, P.x, P.y, P.vx, P.vy, ctx.x, ctx.v);
+  // sleeping: wake what was disturbed; a world where every free particle sleeps skips forces → response
+  const sl = p.sleep, st = ctx.stats;
+  sl.beforeStep(ctx, p.anchors, p.contact);
+  st.resting = sl.resting;
+  st.sleepingParticles = sl.sleepingCount;
 }
 
 function kinematicsStage(p: Pipeline): void {
@@ -284,13 +293,24 @@ function kinematicsStage(p: Pipeline): void {
 }
 
 function forcesStage(p: Pipeline): void {
+  if (p.sleep.resting) return restingStats(p.ctx.stats);
   p.contact.beginStep(p.ctx);
+}
+
+/** A resting step (everything asleep) solves nothing: no Newton iteration, no contact candidate. */
+function restingStats(st: StepStats): void {
+  st.newtonIters = 0;
+  st.converged = true;
+  st.linearPath = 'none';
+  st.contactCandidates = 0;
+  st.contactRebuilds = 0;
 }
 
 function solveStage(p: Pipeline): void {
   const ctx = p.ctx;
   ctx.stats.newtonIters = 0; // the step's Newton budget counts from here (NewtonSettings.maxStepIters)
   ctx.stats.newtonCapped = false;
+  if (p.sleep.resting) return;
   integrate(ctx);
   // contact in the solve (src/collision): solve again when the result met pairs the candidate search
   // missed, unless the step's Newton budget is used up (the last solve's result stands)
@@ -298,6 +318,7 @@ function solveStage(p: Pipeline): void {
 }
 
 function responseStage(p: Pipeline): void {
+  if (p.sleep.resting) return;
   p.contact.respond(p.ctx);
 }
 
@@ -308,6 +329,7 @@ function writebackStage(p: Pipeline): void {
 
 function eventsStage(p: Pipeline): void {
   p.contact.events(p.ctx);
+  p.sleep.afterStep(p.ctx, p.contact.active, p.anchors);
 }
 
 function renderStage(_p: Pipeline): void {
