@@ -208,6 +208,11 @@ export class ContactSystem {
     log.collect(ctx, this.pairs, this.boundary, this.colliders);
   }
 
+  /** Events stage of a resting step (every body asleep, no response ran): no contact begins or ends; `active` is kept. */
+  restEvents(): void {
+    this.log.rest();
+  }
+
   /** The state this contact system carries to the next step (snapshots). */
   exportState(ctx: StepContext): ContactState {
     const t = ctx.topology, bnd = this.boundary;

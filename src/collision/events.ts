@@ -136,6 +136,15 @@ export class ContactEvents {
     truncate(this.active, n);
   }
 
+  /**
+   * A resting step (everything asleep, src/systems/sleep.ts: no response ran): the contacts stay as
+   * they were, so nothing begins or ends and `active` keeps the last solved step's list.
+   */
+  rest(): void {
+    truncate(this.begin, 0);
+    truncate(this.end, 0);
+  }
+
   /** Forget the last step's contacts (the topology changed): every current contact begins. */
   reset(): void {
     this.nPrev = 0;

@@ -328,7 +328,8 @@ function writebackStage(p: Pipeline): void {
 }
 
 function eventsStage(p: Pipeline): void {
-  p.contact.events(p.ctx);
+  if (p.sleep.resting) p.contact.restEvents();
+  else p.contact.events(p.ctx);
   p.sleep.afterStep(p.ctx, p.contact.active, p.anchors);
 }
 

@@ -6,8 +6,8 @@
  * restore get the same ids); every engine entity's component data, list by list in creation
  * order; and the state the step carries from one step to the next — contact (settings, polygon
  * vertices, the contact boundary's orientation, the pattern book, the topology's contact pairs, the
- * last step's active contacts), the pointer anchors and, for systems solved by PCG, the reused LDLᵀ
- * factor. Derived data (topology, pattern, ordering, symbolic factorization) is rebuilt on restore
+ * last step's active contacts), the pointer anchors, for systems solved by PCG, the reused LDLᵀ
+ * factor, and sleeping's settings and state when they are not a fresh world's. Derived data (topology, pattern, ordering, symbolic factorization) is rebuilt on restore
  * and comes out the same, because it is a function of what is stored.
  *
  * Not in a snapshot: user systems (code), a game's own components, and what a step recomputes
@@ -28,9 +28,17 @@ import type { EntityLists } from '../solver/topology';
 import { ByteFormatError, ByteReader, ByteWriter, Hash64, hashBytes } from './bytes';
 import type { Pipeline } from './pipeline';
 import { STORE_LISTS } from './ecs';
+import type { SleepState } from './sleep';
 
-/** Snapshot format version: bump on any layout change (older snapshots are then refused with a clear message). */
-export const SNAPSHOT_FORMAT = 2;
+/**
+ * Snapshot format version: bump on any layout change (older snapshots are then refused with a clear message).
+ * 2: the contact events carry more numbers per event (filters, sensors). 3: an optional sleep section at the end
+ * (src/systems/sleep.ts), written only when the world's sleep settings or state differ from a fresh
+ * world's, so a world without sleeping has the payload (and the state hash) of version 2.
+ */
+export const SNAPSHOT_FORMAT = 3;
+/** Tag of the sleep section. */
+const SLEEP_SECTION = 1;
 const MAGIC = 0x4e534c45; // 'ELSN' little-endian
 /** Largest entity id a snapshot may hold (guards allocations from corrupted bytes). */
 const MAX_ENTITY_ID = 1 << 24;
@@ -56,6 +64,8 @@ export interface SnapshotData {
   anchors: { eid: Int32Array; target: Float64Array; k: Float64Array };
   /** The reused LDLᵀ factor of the PCG path (L values, D), or null. */
   factor: { Lx: Float64Array; D: Float64Array; stale: boolean } | null;
+  /** Sleeping's settings and state, or null (a fresh world's: off, nothing asleep). */
+  sleep: SleepState | null;
 }
 
 /** What the world adds that the pipeline does not know. */
@@ -113,7 +123,47 @@ export function snapshotPayload(p: Pipeline, ecs: World, extras: WorldExtras): U
     w.u32(f.D.length);
     w.f64s(f.D);
   }
+  if (p.sleep.hasState()) writeSleep(w, p.sleep.exportState(ctx));
   return w.finish();
+}
+
+function writeSleep(w: ByteWriter, s: SleepState): void {
+  w.u8(SLEEP_SECTION);
+  w.u8(s.enabled ? 1 : 0);
+  w.f64(s.speed);
+  w.f64(s.time);
+  w.i32Array(s.noSleep);
+  w.u32(s.asleep.length);
+  w.u8s(s.asleep);
+  w.i32s(s.count);
+  w.i32s(s.island);
+  w.f64s(s.ref);
+  w.f64Array(s.poses);
+}
+
+function readSleep(r: ByteReader, nParticles: number, nextBody: number): SleepState {
+  const tag = r.u8('the sleep section tag');
+  if (tag !== SLEEP_SECTION) throw new ByteFormatError(`unknown section ${tag} after the solver state (expected the sleep section, ${SLEEP_SECTION})`);
+  const enabled = r.u8('the sleeping flag') === 1;
+  const speed = r.f64('the sleep speed'), time = r.f64('the sleep time');
+  if (!(speed >= 0 && Number.isFinite(speed)) || !(time >= 0 && Number.isFinite(time))) {
+    throw new ByteFormatError(`sleep speed ${speed} and time ${time}: expected finite numbers >= 0`);
+  }
+  const noSleep = r.i32Array('the bodies that may not sleep');
+  for (const b of noSleep) if (b < 1 || b >= nextBody) throw new ByteFormatError(`body ${b} that may not sleep is not a body id (1..${nextBody - 1})`);
+  const n = r.u32('the sleep particle count');
+  if (n !== nParticles) throw new ByteFormatError(`the sleep section has ${n} particles, the snapshot ${nParticles}`);
+  const asleep = new Uint8Array(n), count = new Int32Array(n), island = new Int32Array(n), ref = new Float64Array(2 * n);
+  r.u8s(asleep, n, 'sleep flags');
+  r.i32s(count, n, 'sleep counters');
+  r.i32s(island, n, 'sleep islands');
+  r.f64s(ref, 2 * n, 'frozen positions');
+  for (let i = 0; i < n; i++) {
+    if (asleep[i]! > 1 || count[i]! < 0 || island[i]! < 0 || island[i]! >= n) throw new ByteFormatError(`sleep state of particle ${i} is inconsistent`);
+  }
+  const poses = r.f64Array('collider poses');
+  if (poses.length % 3 !== 0) throw new ByteFormatError('collider poses: expected 3 numbers per collider');
+  return { enabled, speed, time, noSleep, asleep, count, island, ref, poses };
 }
 
 /** Header (magic, format version, engine version, length, checksum) + payload. */
@@ -272,10 +322,11 @@ function parse(bytes: Uint8Array, c: Components): SnapshotData {
     r.f64s(D, nD, 'the factor diagonal');
     factor = { Lx, D, stale };
   }
+  const sleep = r.remaining > 0 ? readSleep(r, lists.particles.length, nextBody) : null;
   if (r.remaining !== 0) throw new ByteFormatError(`${r.remaining} bytes left over after the snapshot's last section`);
   return {
     engineVersion, dt, integrator: integrator as SnapshotData['integrator'], newton, massMatrix, stepCount, nextBody,
-    entityIndex: { maxId, aliveCount, dense }, lists, pending, stores, contact, anchors, factor,
+    entityIndex: { maxId, aliveCount, dense }, lists, pending, stores, contact, anchors, factor, sleep,
   };
 }
 
@@ -356,6 +407,7 @@ export function applySnapshot(p: Pipeline, ecs: World, data: SnapshotData, suspe
     const eid = data.anchors.eid[s]!;
     A.add(eid, ctx.lists.particles.indexOf(eid), data.anchors.target[2 * s]!, data.anchors.target[2 * s + 1]!, data.anchors.k[s]!);
   }
+  p.sleep.importState(ctx, data.sleep); // frozen particles before the factor: applying them marks it stale
   if (data.factor) p.restoreFactor(data.factor);
   else ctx.newtonSolver?.dropReusedFactor(); // as the snapshot's world had none: the next solve factors anew
 }
