@@ -75,6 +75,17 @@ describe('sleeping', () => {
     expect(w.lastStats.sleepingParticles).toBe(a.eids.length);
   });
 
+  it('an edit in the very first step after an island fell asleep wakes it', () => {
+    // regression: the sleeping count was refreshed only at the next sync, so that sync skipped the edit check
+    const w = world();
+    const a = jelly(w, 0, 0.4);
+    expect(stepUntil(w, () => w.isSleeping(a.body), 180)).toBeGreaterThan(0);
+    w.c.Particle.vy[a.eids[0]!] = 0.05;
+    w.step();
+    expect(w.isSleeping(a.body)).toBe(false);
+    expect(w.lastStats.newtonIters).toBeGreaterThan(0);
+  });
+
   it('changes nothing before the first island sleeps (same bits as sleeping off), and never sleeps with sleeping off', () => {
     const on = world(true), off = world(false);
     const a = jelly(on, 0, 0.4);
@@ -308,5 +319,35 @@ describe('sleeping', () => {
     for (let k = 0; k < 2000; k++) w.step();
     expect(w.lastStats.resting).toBe(true);
     expect(median()).toBeLessThanOrEqual(50 * 8);
+  });
+});
+
+describe('sleeping in the game layer (SoftSim)', () => {
+  it('is on by default; SoftBody.isSleeping, wake() and allowSleep; an impulse wakes', async () => {
+    const { SoftSim } = await import('../src/game/sim');
+    const sim = new SoftSim({ pixelsPerMetre: 100, originX: 0, originY: 500 });
+    expect(sim.sleeping).toBe(true);
+    sim.bounds(0, 0, 800, 500);
+    const a = sim.jelly(200, 420, { width: 80, height: 60, stiffness: 2e5, density: 20 });
+    const b = sim.jelly(600, 420, { width: 80, height: 60, stiffness: 2e5, density: 20 });
+    b.allowSleep = false;
+    expect(b.allowSleep).toBe(false);
+    const step = (n: number): void => {
+      for (let k = 0; k < n; k++) while (sim.frame(1000 / 60) === 0);
+    };
+    for (let k = 0; k < 300 && !a.isSleeping; k++) step(1);
+    expect(a.isSleeping).toBe(true);
+    expect(b.isSleeping).toBe(false);
+    a.applyImpulse(0, -50);
+    step(1);
+    expect(a.isSleeping).toBe(false);
+    for (let k = 0; k < 300 && !a.isSleeping; k++) step(1);
+    expect(a.isSleeping).toBe(true);
+    a.wake();
+    expect(a.isSleeping).toBe(false);
+    sim.sleeping = false;
+    step(2);
+    expect(a.isSleeping).toBe(false);
+    expect(new SoftSim({ sleeping: false }).sleeping).toBe(false);
   });
 });

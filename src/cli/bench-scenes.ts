@@ -14,6 +14,9 @@
  * - stirred: makeJellyPile (4 jellies × 256 triangles) with a kinematic circle (r = 0.15 m) sweeping
  *   back and forth through it (setColliderVelocity each step), as a game's paddle would.
  *
+ * Elastica also runs warm with sleeping on (mode 'sleeping', src/systems/sleep.ts); its windows count
+ * the steps that rested (every body asleep, no solve).
+ *
  * Windows (s after spawn): 0–1, 1–2, 2–5, 5–10 (stirred: blocks of `block` steps). Each row: median,
  * p95, p99 and max ms per step and Newton iterations (mean, max) per window, the largest single
  * step, and for Elastica the scene's build time and the JIT warm-up it paid (cold rows).
@@ -26,7 +29,8 @@ import { meshBox, meshCircle } from '../mesh';
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from '../collision/contact';
 
 export const SCENES = ['page', 'pile20', 'stirred'] as const;
-export const SCENE_MODES = ['cold', 'cold-warmup', 'warm'] as const;
+/** Elastica runs: cold, cold with the scene's own warm-up, warm, and warm with sleeping on (src/systems/sleep.ts). */
+export const SCENE_MODES = ['cold', 'cold-warmup', 'warm', 'sleeping'] as const;
 export type SceneMode = (typeof SCENE_MODES)[number];
 export type SceneName = (typeof SCENES)[number];
 
@@ -43,6 +47,8 @@ export interface SceneWindow {
   newtonMax?: number;
   failSafeSteps?: number;
   touching?: number;
+  /** Elastica with sleeping on: steps in the window that rested (every body asleep: no solve; StepStats.resting). */
+  restingSteps?: number;
 }
 
 export interface SceneResult {
@@ -195,15 +201,26 @@ function windowOf(times: Float64Array, iters: Int32Array | null, a: number, b: n
   return w;
 }
 
-function windowsFor(name: SceneName, steps: number, block: number, times: Float64Array, iters: Int32Array | null): SceneWindow[] {
+function windowsFor(
+  name: SceneName, steps: number, block: number, times: Float64Array, iters: Int32Array | null, resting: Uint8Array | null = null,
+): SceneWindow[] {
   const out: SceneWindow[] = [];
+  const win = (a: number, b: number, from: number, to: number): SceneWindow => {
+    const w = windowOf(times, iters, a, b, from, to);
+    if (resting) {
+      let r = 0;
+      for (let k = a; k < b; k++) r += resting[k]!;
+      w.restingSteps = r;
+    }
+    return w;
+  };
   if (name === 'stirred') {
-    for (let a = 0; a < steps; a += block) out.push(windowOf(times, iters, a, Math.min(steps, a + block), a, Math.min(steps, a + block)));
+    for (let a = 0; a < steps; a += block) out.push(win(a, Math.min(steps, a + block), a, Math.min(steps, a + block)));
     return out;
   }
   for (const [f, t] of WINDOWS) {
     const a = Math.round(f * 60), b = Math.min(steps, Math.round(t * 60));
-    if (a < b) out.push(windowOf(times, iters, a, b, f, t));
+    if (a < b) out.push(win(a, b, f, t));
   }
   return out;
 }
@@ -214,6 +231,8 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
   const block = opts.block ?? 500;
   const tb = performance.now();
   const { world, drive } = buildScene(name);
+  const sleeping = mode === 'sleeping';
+  world.sleeping = sleeping;
   const tw = performance.now();
   // the world's first step would run the engine's warm-up; a game runs it at scene load (SoftSim
   // does), or warms the scene itself up (world.warmUp: the engine's warm-up, then 60 steps undone)
@@ -223,6 +242,7 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
   const buildMs = performance.now() - tb;
   const times = new Float64Array(steps);
   const iters = new Int32Array(steps);
+  const resting = new Uint8Array(steps);
   let touching = 0;
   const rebuilds0 = world.lastStats.contactRebuildsTotal;
   const mem0 = process.memoryUsage().arrayBuffers;
@@ -232,6 +252,7 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
     world.step();
     times[s] = performance.now() - t0;
     iters[s] = world.lastStats.newtonIters;
+    resting[s] = world.lastStats.resting ? 1 : 0;
     touching = world.lastStats.contactTouching;
   }
   const mem1 = process.memoryUsage().arrayBuffers;
@@ -239,9 +260,9 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
   for (let s = 1; s < steps; s++) if (times[s]! > times[maxAt]!) maxAt = s;
   const st = world.lastStats;
   return {
-    name, engine: 'elastica', mode, triangles: world.lists.triangles.length,
+    name, engine: sleeping ? 'elastica (sleeping on)' : 'elastica', mode: sleeping ? 'warm' : mode, sleeping, triangles: world.lists.triangles.length,
     buildMs: r3(buildMs), warmupMs: r3(warmupMs), maxStepMs: r3(times[maxAt] ?? 0), maxStepAt: maxAt,
-    windows: windowsFor(name, steps, block, times, iters),
+    windows: windowsFor(name, steps, block, times, iters, sleeping ? resting : null),
     rebuilds: st.contactRebuildsTotal - rebuilds0, failSafeSteps: st.failSafeSteps,
     memoryMB: [r3(mem0 / 1048576), r3(mem1 / 1048576)],
     note: `touching pairs at the end: ${touching}`,

@@ -591,8 +591,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
 }
 
 /**
- * A game scene (bench-scenes.ts): Elastica cold (a fresh process) and warm (built again after one
- * run in a process), then Rapier's constraints (default) and FEM solvers, sleeping off and on.
+ * A game scene (bench-scenes.ts): Elastica in each SCENE_MODES mode (cold: a fresh process; warm:
+ * built again after one run in a process; sleeping: warm with sleeping on), then Rapier's constraints (default) and FEM solvers, sleeping off and on.
  * One JSON row each; the text form prints one line per time window.
  */
 async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) => void): Promise<void> {
@@ -607,12 +607,13 @@ async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) 
       (r.rebuilds !== undefined ? `, rebuilds ${r.rebuilds}, fail-safe ${r.failSafeSteps}` : '') + (r.error ? `  error: ${r.error}` : ''));
     for (const w of r.windows) {
       out(`  ${String(w.from).padStart(5)}–${String(w.to).padEnd(5)} median ${w.median.toFixed(3)}  p95 ${w.p95.toFixed(3)}  p99 ${w.p99.toFixed(3)}  max ${w.max.toFixed(3)} ms` +
-        (w.newtonMean !== undefined ? `  newton ${w.newtonMean} / ${w.newtonMax}` : ''));
+        (w.newtonMean !== undefined ? `  newton ${w.newtonMean} / ${w.newtonMax}` : '') +
+        (w.restingSteps !== undefined ? `  resting ${w.restingSteps} of ${w.steps}` : ''));
     }
   };
   if (opts.sceneMode) {
     // in the child process: a warm run first runs the scene once, unmeasured
-    if (opts.sceneMode === 'warm') runSceneElastica(name, 'warm', sopts);
+    if (opts.sceneMode === 'warm' || opts.sceneMode === 'sleeping') runSceneElastica(name, opts.sceneMode, sopts);
     emitScene(runSceneElastica(name, opts.sceneMode, sopts));
     return;
   }
@@ -626,7 +627,7 @@ async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) 
       if (!line) throw new Error(`bench: scene ${name} (${mode}) failed in its child process (exit ${r.status ?? r.signal}): ${(r.stderr || r.stdout).trim().slice(0, 2000)}`);
       emitScene(JSON.parse(line) as SceneResult);
     } else {
-      if (mode === 'warm') runSceneElastica(name, 'warm', sopts);
+      if (mode === 'warm' || mode === 'sleeping') runSceneElastica(name, mode, sopts);
       emitScene(runSceneElastica(name, mode, sopts));
     }
   }

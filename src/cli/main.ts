@@ -320,8 +320,8 @@ async function dispatch(argv: string[]): Promise<number> {
     });
     if (positionals.length > 0) throw new InputError(`bench: unexpected argument "${positionals[0]}"\n${USAGE}`);
     const sceneMode = values['scene-mode'] as string | undefined;
-    if (sceneMode !== undefined && sceneMode !== 'cold' && sceneMode !== 'cold-warmup' && sceneMode !== 'warm') {
-      throw new InputError(`bench --scene-mode: expected cold, cold-warmup or warm, got "${sceneMode}"`);
+    if (sceneMode !== undefined && sceneMode !== 'cold' && sceneMode !== 'cold-warmup' && sceneMode !== 'warm' && sceneMode !== 'sleeping') {
+      throw new InputError(`bench --scene-mode: expected cold, cold-warmup, warm or sleeping, got "${sceneMode}"`);
     }
     const { runBench } = await import('./bench');
     const cases = values.cases === undefined ? undefined : (values.cases as string).split(',').map((c) => c.trim()).filter((c) => c !== '');

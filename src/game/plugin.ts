@@ -27,7 +27,7 @@ import { TRI_AREA, TRI_STRIDE } from '../elements';
 import { parseSceneXml } from '../scene/xml';
 
 export type ElasticaPluginOptions = SoftSimOptions & {
-  /** Draw the debug overlay (particles, edges, strain-coloured triangles, contacts). */
+  /** Draw the debug overlay (particles, edges, strain-coloured triangles, sleeping bodies in slate blue, contacts). */
   debug?: boolean;
   /** Draw colliders (default true). */
   drawColliders?: boolean;
@@ -56,6 +56,8 @@ interface FlatView {
 type View = MeshView | StripView | FlatView;
 
 const DEFAULT_JELLY_TEXTURE = '__elastica_jelly';
+/** Debug overlay: sleeping bodies' triangles and particles (src/systems/sleep.ts). */
+const SLEEPING_COLOUR = 0x6f86b8;
 const DEFAULT_ROPE_TEXTURE = '__elastica_rope';
 
 export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
@@ -145,6 +147,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
       if (opts.gravityMetric) s.setGravityMetric(opts.gravityMetric[0], opts.gravityMetric[1]);
       if (opts.grabStiffness !== undefined) s.grabStiffness = opts.grabStiffness;
       if (opts.debug !== undefined) this.debug = opts.debug;
+      if (opts.sleeping !== undefined) s.sleeping = opts.sleeping;
     }
     return this;
   }
@@ -507,13 +510,14 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
     const r = s.renderPositions;
     const X = (i: number): number => ox + r[2 * i]! * ppm, Y = (i: number): number => oy - r[2 * i + 1]! * ppm;
     const t = s.world.topology();
-    // triangles coloured by strain: relative area change |A/A0 − 1|
-    const tr = t.triangles;
+    // triangles coloured by strain: relative area change |A/A0 − 1|; sleeping ones (t.frozen) slate blue
+    const tr = t.triangles, z = t.frozen;
     for (let e = 0; e < tr.count; e++) {
       const a = tr.nodes[3 * e]!, b = tr.nodes[3 * e + 1]!, c = tr.nodes[3 * e + 2]!;
       const A = 0.5 * ((r[2 * b]! - r[2 * a]!) * (r[2 * c + 1]! - r[2 * a + 1]!) - (r[2 * c]! - r[2 * a]!) * (r[2 * b + 1]! - r[2 * a + 1]!));
       const strain = Math.min(1, Math.abs(A / tr.params[TRI_STRIDE * e + TRI_AREA]! - 1) * 5);
-      g.lineStyle(1, lerpColour(0x40e070, 0xff3030, strain), 0.9);
+      const asleep = z[a] === 1 && z[b] === 1 && z[c] === 1;
+      g.lineStyle(1, asleep ? SLEEPING_COLOUR : lerpColour(0x40e070, 0xff3030, strain), asleep ? 0.6 : 0.9);
       g.strokeTriangle(X(a), Y(a), X(b), Y(b), X(c), Y(c));
     }
     g.lineStyle(1, 0x9fd0ff, 0.9);
@@ -522,7 +526,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
     const ds = t.dampedSprings;
     for (let e = 0; e < ds.count; e++) g.lineBetween(X(ds.nodes[2 * e]!), Y(ds.nodes[2 * e]!), X(ds.nodes[2 * e + 1]!), Y(ds.nodes[2 * e + 1]!));
     for (let i = 0; i < t.n; i++) {
-      g.fillStyle(t.fixed[i] === 1 ? 0xff5c5c : 0xffffff, 1);
+      g.fillStyle(t.fixedSrc[i] === 1 ? 0xff5c5c : z[i] === 1 ? SLEEPING_COLOUR : 0xffffff, 1);
       g.fillCircle(X(i), Y(i), 2.5);
     }
     // the engine's active contacts of the last step: normal ticks at the contact points

@@ -414,6 +414,25 @@ export class SoftBody {
     return this;
   }
 
+  /** Whether the body sleeps (at rest, not solved until something disturbs it: src/systems/sleep.ts). */
+  get isSleeping(): boolean {
+    return this.bodyId > 0 && this.sim.world.isSleeping(this.bodyId);
+  }
+
+  /** Wake the body (and the bodies it rests on or under); its still time starts again. */
+  wake(): this {
+    if (this.bodyId > 0) this.sim.world.wake(this.bodyId);
+    return this;
+  }
+
+  /** Whether the body may sleep (default true); false keeps it awake. */
+  get allowSleep(): boolean {
+    return this.bodyId <= 0 || this.sim.world.allowsSleep(this.bodyId);
+  }
+  set allowSleep(allow: boolean) {
+    if (this.bodyId > 0) this.sim.world.setAllowSleep(this.bodyId, allow);
+  }
+
   /** Move the centre of mass to (x, y) px; shape and velocities kept; no interpolation streak. */
   teleport(x: number, y: number): this {
     this.control.teleport(this.sim.toMetreX(x), this.sim.toMetreY(y));
@@ -553,6 +572,11 @@ export interface SoftSimOptions {
   contactRadius?: number;
   /** Contact in the implicit solve (`world.contacts.implicit`, default true). */
   implicitContact?: boolean;
+  /**
+   * Sleeping (default true in the game layer; the engine's PhysicsWorld defaults to off): bodies at rest
+   * stop being solved until something disturbs them (src/systems/sleep.ts, docs/plugin.md).
+   */
+  sleeping?: boolean;
 }
 
 export type StepListener = (sim: SoftSim) => void;
@@ -612,7 +636,7 @@ export class SoftSim {
     this.gx = g[0];
     this.gy = g[1];
     this.contactRadius = opts.contactRadius ?? 0.02;
-    this.world = new PhysicsWorld({ dt: opts.dt ?? 1 / 60, gravity: null, integrator: opts.integrator, newton: opts.newton });
+    this.world = new PhysicsWorld({ dt: opts.dt ?? 1 / 60, gravity: null, integrator: opts.integrator, newton: opts.newton, sleeping: opts.sleeping ?? true });
     this.world.contacts.enabled = true;
     this.world.contacts.friction = opts.friction ?? 0.5;
     this.world.contacts.cor = opts.restitution ?? 0;
@@ -654,6 +678,14 @@ export class SoftSim {
     this.gx = gx;
     this.gy = gy;
     return this;
+  }
+
+  /** Sleeping on or off (default on in the game layer; SoftSimOptions.sleeping). */
+  get sleeping(): boolean {
+    return this.world.sleeping;
+  }
+  set sleeping(on: boolean) {
+    this.world.sleeping = on;
   }
 
   /** Gravity in pixels/s², y down (see `setGravity`). */

@@ -200,6 +200,9 @@ export class SleepSystem {
     const fell = countAndSleep(n, this.asleep, this.island, this.count, this.still, this.minCount, steps, ctx.x, ctx.v, this.ref);
     if (fell > 0) {
       this.sleeps += fell;
+      let sleeping = 0;
+      for (let i = 0; i < n; i++) sleeping += this.asleep[i]!;
+      this.sleepingCount = sleeping; // the next sync checks them for edits
       const P = ctx.c.Particle;
       zeroSleepingVelocities(n, this.asleep, t.particleEids, P.vx, P.vy);
       changed = true;
