@@ -204,6 +204,55 @@ describe('sleeping', () => {
     for (const e of a.eids) expect(Math.hypot(P.x[e]! - K.px[paddle]!, P.y[e]! - K.py[paddle]!)).toBeGreaterThan(0.15);
   });
 
+  it('adding a body elsewhere leaves sleeping bodies asleep; removing an element or a particle of one wakes it', () => {
+    const w = world();
+    const a = jelly(w, -1, 0.25), b = jelly(w, 1, 0.25);
+    expect(stepUntil(w, () => w.isSleeping(a.body) && w.isSleeping(b.body), 240)).toBeGreaterThan(0);
+    const builds = w.lastStats.topologyBuilds;
+    const c = jelly(w, 0, 2); // a topology rebuild
+    w.step();
+    expect(w.lastStats.topologyBuilds).toBe(builds + 1);
+    expect(w.isSleeping(a.body) && w.isSleeping(b.body)).toBe(true);
+    expect(w.isSleeping(c.body)).toBe(false);
+    // a triangle of a removed: a wakes, b does not
+    const tri = w.lists.triangles.find((e) => w.c.Triangle.a[e] === a.eids[0] || w.c.Triangle.b[e] === a.eids[0] || w.c.Triangle.c[e] === a.eids[0])!;
+    w.removeEntity(tri);
+    w.step();
+    expect(w.isSleeping(a.body)).toBe(false);
+    expect(w.isSleeping(b.body)).toBe(true);
+    // a particle of b removed (with its triangles): b wakes
+    w.removeEntity(b.eids[0]!);
+    w.step();
+    expect(w.isSleeping(b.body)).toBe(false);
+  });
+
+  it('a recorded game that spawns bodies beside sleeping ones verifies on replay; a snapshot right after a spawn continues bit for bit', () => {
+    const w = world();
+    const a = jelly(w, -1, 0.25);
+    jelly(w, 1, 0.25);
+    expect(stepUntil(w, () => w.isSleeping(a.body), 240)).toBeGreaterThan(0);
+    const rec = new Recorder(w);
+    let snap: Uint8Array | null = null;
+    const hashes: string[] = [];
+    for (let s = 0; s < 120; s++) {
+      if (s === 10) jelly(w, 0, 1.5);
+      if (s === 12) expect(w.isSleeping(a.body)).toBe(true); // the spawn's rebuild carried a's sleep over
+      if (s === 40) {
+        jelly(w, -1, 1.2); // lands on a
+        snap = w.snapshot(); // taken between the spawn and the step that rebuilds the topology
+      }
+      w.step();
+      if (s >= 40) hashes.push(w.stateHash());
+    }
+    const result = replay(rec.stop());
+    expect(result.mismatch).toBeNull();
+    const copy = PhysicsWorld.fromSnapshot(snap!);
+    for (let s = 0; s < hashes.length; s++) {
+      copy.step();
+      expect(copy.stateHash()).toBe(hashes[s]);
+    }
+  });
+
   it('allowSleep(false) keeps a body awake and lets the others sleep', () => {
     const w = world();
     const a = jelly(w, -1, 0.25), b = jelly(w, 1, 0.25);

@@ -19,8 +19,9 @@
  *    (1 + contact margin) particle radii; an awake island touches it (the last step's contacts);
  *  - a kinematic collider moves into it (a collider with a velocity, or moved since the last step,
  *    whose swept bounding circle overlaps the island's bounds); static colliders never wake;
- *  - any component edit the sync stage detects (parameters, pins: every island) or a topology
- *    rebuild (entities added or removed: every island; see docs/design.md for why).
+ *  - any component edit the sync stage's diff detects (parameters, masses, radii: every island);
+ *  - a topology rebuild (entities added or removed, pins) that changed anything of it (carrySleep:
+ *    islands untouched by the rebuild stay asleep).
  * After the solve (events stage) an awake island touching a sleeping one wakes it too.
  *
  * Every decision is a function of the state (positions, velocities, counters, the last contact
@@ -277,6 +278,7 @@ export class SleepSystem {
   }
 
   exportState(ctx: StepContext): SleepState {
+    if (this.topo !== ctx.topology && this.active(ctx)) this.attach(ctx); // as the next sync stage would
     const t = ctx.topology, n = t.n, cur = this.topo === t;
     const noSleep: number[] = [];
     for (let b = 0; b < this.noSleep.length; b++) if (this.noSleep[b] === 1) noSleep.push(b);
@@ -322,9 +324,16 @@ export class SleepSystem {
     return k > 1 ? k : 1;
   }
 
-  /** A new topology: size the arrays, everything awake (a rebuild wakes every island), static islands. */
+  /**
+   * A new topology: size the arrays, find the static islands, and carry the sleeping islands over from
+   * the previous topology when nothing of theirs changed (carrySleep); everything else starts awake.
+   * A pure function of the old sleep state and the two topologies, so it gives the same result whether
+   * the sync stage or a snapshot (exportState) runs it first.
+   */
   private attach(ctx: StepContext): void {
     const t = ctx.topology, n = t.n;
+    const old = this.topo !== t && this.topo !== null && this.sleepingCount > 0 ? this.topo : null;
+    const prev = { asleep: this.asleep, count: this.count, island: this.island, ref: this.ref, denseOf: this.denseOf };
     this.topo = t;
     this.builds = ctx.stats.topologyBuilds;
     this.refreshes = ctx.stats.paramRefreshes;
@@ -343,12 +352,18 @@ export class SleepSystem {
     this.denseOf = new Int32Array(maxEid + 1).fill(-1);
     for (let i = 0; i < n; i++) this.denseOf[t.particleEids[i]!] = i;
     this.sleepingCount = 0;
-    this.nPoses = -1;
     if (t.frozen.some((f) => f === 1)) {
       t.frozen.fill(0);
       applyFrozen(t);
     }
     this.buildComponents(ctx);
+    if (old !== null && this.active(ctx)) {
+      const carried = carrySleep(old, prev, t, this.denseOf, this.comp, this.asleep, this.count, this.island, this.ref);
+      if (carried > 0) {
+        this.sleepingCount = carried;
+        this.applyFrozen(ctx);
+      }
+    }
   }
 
   /** Static islands: union of element nodes and of particles sharing a body id; representative = smallest index. */
@@ -487,6 +502,95 @@ export class SleepSystem {
     }
     this.nPoses = ids.length;
   }
+}
+
+/** The sleep arrays of the previous topology (dense indices of that topology). */
+interface PrevSleep {
+  asleep: Uint8Array;
+  count: Int32Array;
+  island: Int32Array;
+  ref: Float64Array;
+  denseOf: Int32Array;
+}
+
+const FAMILIES = ['springs', 'hinges', 'triangles', 'dampedSprings', 'gravitation', 'vortices', 'edges'] as const;
+
+/**
+ * After a topology rebuild (entities added or removed, a node reference or `fixed` edited): a sleeping
+ * island of the old topology stays asleep when all of its particles survive with the same mass, `fixed`,
+ * radius and body id, every element on them survives with the same nodes and parameters (and density),
+ * no new element or particle joins its static island, and the uniform forces are unchanged. Its
+ * particles keep their counters and frozen positions; labels become the smallest new index of each
+ * island. Writes asleep, count, island (sleeping particles only), ref; returns the particles carried.
+ * Rebuild rate: allocates (maps by entity id).
+ */
+function carrySleep(
+  old: Topology, prev: PrevSleep, t: Topology, denseOf: Int32Array, comp: Int32Array,
+  asleep: Uint8Array, count: Int32Array, island: Int32Array, ref: Float64Array,
+): number {
+  const n = t.n;
+  const oldIndex = (eid: number): number => (eid < prev.denseOf.length ? prev.denseOf[eid]! : -1);
+  const ok = new Uint8Array(old.n); // per old island label: may stay asleep
+  for (let j = 0; j < old.n; j++) if (prev.asleep[j] === 1) ok[prev.island[j]!] = 1;
+  const spoil = (j: number): void => {
+    if (j >= 0 && prev.asleep[j] === 1) ok[prev.island[j]!] = 0;
+  };
+  // uniform forces (gravity, drag, constant) act on every island
+  let uniformSame = old.uniformCount === t.uniformCount;
+  for (let u = 0; uniformSame && u < t.uniformCount; u++) {
+    uniformSame = old.uniformKind[u] === t.uniformKind[u] && old.uniform[3 * u] === t.uniform[3 * u] &&
+      old.uniform[3 * u + 1] === t.uniform[3 * u + 1] && old.uniform[3 * u + 2] === t.uniform[3 * u + 2];
+  }
+  if (!uniformSame) return 0;
+  // particles: survive with the same data
+  for (let j = 0; j < old.n; j++) {
+    if (prev.asleep[j] !== 1) continue;
+    const e = old.particleEids[j]!, i = e < denseOf.length ? denseOf[e]! : -1;
+    if (i < 0 || old.fixedSrc[j] !== t.fixedSrc[i] || old.pointMass[2 * j] !== t.pointMass[2 * i] ||
+      old.radius[j] !== t.radius[i] || old.body[j] !== t.body[i]) spoil(j);
+  }
+  // elements: on a sleeping particle, each must be an old element with the same nodes and parameters
+  for (const name of FAMILIES) {
+    const fo = old[name], fn = t[name], k = fn.k, p = fn.p;
+    const byEid = new Map<number, number>();
+    for (let s = 0; s < fo.count; s++) byEid.set(fo.eids[s]!, s);
+    const seen = new Uint8Array(fo.count);
+    for (let s = 0; s < fn.count; s++) {
+      const os = byEid.get(fn.eids[s]!);
+      let same = os !== undefined;
+      if (os !== undefined) {
+        seen[os] = 1;
+        for (let a = 0; same && a < k; a++) same = old.particleEids[fo.nodes[k * os + a]!] === t.particleEids[fn.nodes[k * s + a]!];
+        for (let q = 0; same && q < p; q++) same = Object.is(fo.params[p * os + q], fn.params[p * s + q]);
+        if (same && name === 'triangles') same = old.triMass[os] === t.triMass[s];
+      }
+      if (!same) for (let a = 0; a < k; a++) spoil(oldIndex(t.particleEids[fn.nodes[k * s + a]!]!));
+    }
+    for (let s = 0; s < fo.count; s++) if (seen[s] === 0) for (let a = 0; a < k; a++) spoil(fo.nodes[k * s + a]!);
+  }
+  // a static island holding a particle that was not asleep (new, or awake before) spoils its sleeping ones
+  const mixed = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const j = oldIndex(t.particleEids[i]!);
+    if (j < 0 || prev.asleep[j] !== 1) mixed[comp[i]!] = 1;
+  }
+  for (let i = 0; i < n; i++) if (mixed[comp[i]!] === 1) spoil(oldIndex(t.particleEids[i]!));
+  // carry: old label → the smallest new index of its particles
+  const label = new Int32Array(old.n).fill(-1);
+  let carried = 0;
+  for (let i = 0; i < n; i++) {
+    const j = oldIndex(t.particleEids[i]!);
+    if (j < 0 || prev.asleep[j] !== 1 || ok[prev.island[j]!] !== 1) continue;
+    const l = prev.island[j]!;
+    if (label[l]! < 0) label[l] = i;
+    asleep[i] = 1;
+    count[i] = prev.count[j]!;
+    island[i] = label[l]!;
+    ref[2 * i] = prev.ref[2 * j]!;
+    ref[2 * i + 1] = prev.ref[2 * j + 1]!;
+    carried++;
+  }
+  return carried;
 }
 
 /** Radius of a collider's bounding circle about its pivot (any rotation), plus its thickness. */
