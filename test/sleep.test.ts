@@ -253,6 +253,26 @@ describe('sleeping', () => {
     }
   });
 
+  it('world.warmUp() with sleeping and awake bodies is undone exactly', () => {
+    const make = (): { w: PhysicsWorld; a: Jelly } => {
+      const w = world();
+      const a = jelly(w, -1, 0.25);
+      jelly(w, 1, 0.25);
+      expect(stepUntil(w, () => w.isSleeping(a.body), 240)).toBeGreaterThan(0);
+      jelly(w, -1, 1.5); // falls on a during the warm-up's steps
+      return { w, a };
+    };
+    const plain = make(), warmed = make();
+    warmed.w.warmUp({ steps: 45 });
+    expect(warmed.w.stateHash()).toBe(plain.w.stateHash());
+    for (let s = 0; s < 90; s++) {
+      plain.w.step();
+      warmed.w.step();
+      expect(warmed.w.stateHash()).toBe(plain.w.stateHash());
+      expect(warmed.w.isSleeping(warmed.a.body)).toBe(plain.w.isSleeping(plain.a.body));
+    }
+  });
+
   it('allowSleep(false) keeps a body awake and lets the others sleep', () => {
     const w = world();
     const a = jelly(w, -1, 0.25), b = jelly(w, 1, 0.25);

@@ -277,13 +277,14 @@ function isNumericalFailure(e: unknown): boolean {
 function syncStage(p: Pipeline): void {
   const ctx = p.ctx;
   // components are the source of truth: edits refresh the topology's numbers in place (src/systems/ecs.ts)
+  const refreshes = ctx.stats.paramRefreshes;
   if (!ctx.topologyDirty) syncParams(ctx);
   if (ctx.topologyDirty) rebuildTopology(p);
   const t = ctx.topology, P = ctx.c.Particle;
   gatherKernel(t.n, t.particleEids, P.x, P.y, P.vx, P.vy, ctx.x, ctx.v);
   // sleeping: wake what was disturbed; a world where every free particle sleeps skips forces → response
   const sl = p.sleep, st = ctx.stats;
-  sl.beforeStep(ctx, p.anchors, p.contact);
+  sl.beforeStep(ctx, p.anchors, p.contact, ctx.stats.paramRefreshes !== refreshes);
   st.resting = sl.resting;
   st.sleepingParticles = sl.sleepingCount;
 }

@@ -74,8 +74,6 @@ export class SleepSystem {
   /** Body ids with allowSleep off (index: body id). */
   private noSleep = new Uint8Array(0);
   private topo: Topology | null = null;
-  private builds = -1;
-  private refreshes = -1;
   // per particle (dense index of `topo`)
   private asleep = new Uint8Array(0);
   private count = new Int32Array(0);
@@ -116,7 +114,7 @@ export class SleepSystem {
    * Sync stage, after the gather: wake what was disturbed since the last step, then decide whether
    * this step rests (`resting`: the pipeline skips forces, solve and response).
    */
-  beforeStep(ctx: StepContext, anchors: AnchorSet, contact: ContactSystem): void {
+  beforeStep(ctx: StepContext, anchors: AnchorSet, contact: ContactSystem, edited: boolean): void {
     this.resting = false;
     const t = ctx.topology;
     if (!this.active(ctx)) {
@@ -126,10 +124,9 @@ export class SleepSystem {
       return;
     }
     if (this.topo !== t) this.attach(ctx);
-    else if (this.refreshes !== ctx.stats.paramRefreshes || this.builds !== ctx.stats.topologyBuilds) {
-      // a component edit: every island wakes, the static islands are rebuilt (body ids may have changed)
-      this.refreshes = ctx.stats.paramRefreshes;
-      this.builds = ctx.stats.topologyBuilds;
+    else if (edited) {
+      // this sync stage refreshed edited component data: every island wakes, the static islands are
+      // rebuilt (body ids may have changed)
       this.wakeAll(ctx);
       this.buildComponents(ctx);
     }
@@ -335,8 +332,6 @@ export class SleepSystem {
     const old = this.topo !== t && this.topo !== null && this.sleepingCount > 0 ? this.topo : null;
     const prev = { asleep: this.asleep, count: this.count, island: this.island, ref: this.ref, denseOf: this.denseOf };
     this.topo = t;
-    this.builds = ctx.stats.topologyBuilds;
-    this.refreshes = ctx.stats.paramRefreshes;
     this.asleep = new Uint8Array(n);
     this.count = new Int32Array(n);
     this.island = new Int32Array(n);
