@@ -95,7 +95,7 @@ export class SleepSystem {
   /** Colliders' poses at the end of the last step, and how many (−1: none recorded). */
   private poses = new Float64Array(0);
   private nPoses = -1;
-  /** Kernel scratch: [0] speed², [1] grow factor, [2] dt. */
+  /** Kernel scratch: [0] speed, [1] sleep time or contact margin, [2] dt; [0..3] a collider's swept bounds. */
   private readonly sc = new Float64Array(4);
 
   constructor() {
@@ -183,7 +183,9 @@ export class SleepSystem {
     for (let i = 0; i < n; i++) this.island[i] = this.asleep[i] === 1 ? this.island[i]! : find(parent, i);
     // per island: every free particle still, no pointer anchor, every body allowed to sleep
     const sc = this.sc;
-    sc[0] = this.speed * this.speed;
+    sc[0] = this.speed; // doubles move through the scratch (docs/design.md, "Scratch and calling convention")
+    sc[1] = this.time;
+    sc[2] = ctx.dt;
     islandStill(n, this.asleep, this.island, t.fixedSrc, ctx.v, this.count, this.still, this.minCount, sc);
     for (let s = 0; s < anchors.count; s++) {
       const node = anchors.node[s]!;
@@ -194,8 +196,7 @@ export class SleepSystem {
       const b = t.body[i]!;
       if (b > 0 && b < nb && this.noSleep[b] === 1) this.still[this.island[i]!] = 0;
     }
-    const steps = this.stepsToSleep(ctx.dt);
-    const fell = countAndSleep(n, this.asleep, this.island, this.count, this.still, this.minCount, steps, ctx.x, ctx.v, this.ref);
+    const fell = countAndSleep(n, this.asleep, this.island, this.count, this.still, this.minCount, sc, ctx.x, ctx.v, this.ref);
     if (fell > 0) {
       this.sleeps += fell;
       let sleeping = 0;
@@ -316,11 +317,6 @@ export class SleepSystem {
 
   // ---- internals ----------------------------------------------------------------------------------
 
-  private stepsToSleep(dt: number): number {
-    const k = Math.ceil(this.time / dt);
-    return k > 1 ? k : 1;
-  }
-
   /**
    * A new topology: size the arrays, find the static islands, and carry the sleeping islands over from
    * the previous topology when nothing of theirs changed (carrySleep); everything else starts awake.
@@ -424,7 +420,7 @@ export class SleepSystem {
   /** Bounds of every island label over its particles (awake ones swept by v·dt), grown by (1 + margin) radii. */
   private islandBounds(ctx: StepContext, margin: number): void {
     const t = ctx.topology, sc = this.sc;
-    sc[1] = 1 + margin;
+    sc[1] = margin;
     sc[2] = ctx.dt;
     boundsKernel(t.n, this.island, this.asleep, ctx.x, ctx.v, t.radius, this.box, sc);
   }
@@ -634,12 +630,12 @@ function editedParticle(n: number, from: number, asleep: Uint8Array, x: Float64A
   return -1;
 }
 
-/** Per awake island label: still (every free particle below √sc[0]) and the smallest still counter. */
+/** Per awake island label: still (every free particle below sc[0] m/s) and the smallest still counter. */
 function islandStill(
   n: number, asleep: Uint8Array, island: Int32Array, fixed: Uint8Array, v: Float64Array, count: Int32Array,
   still: Uint8Array, minCount: Int32Array, sc: Float64Array,
 ): void {
-  const s2 = sc[0]!;
+  const s2 = sc[0]! * sc[0]!;
   for (let i = 0; i < n; i++) {
     const l = island[i]!;
     still[l] = 1;
@@ -654,11 +650,15 @@ function islandStill(
   }
 }
 
-/** Counters of awake particles (island still: its smallest counter + 1, else 0); islands at `steps` fall asleep. Returns islands that fell asleep. */
+/**
+ * Counters of awake particles (island still: its smallest counter + 1, else 0); islands at
+ * ceil(sc[1] / sc[2]) steps (sleep time / dt, at least 1) fall asleep. Returns islands that fell asleep.
+ */
 function countAndSleep(
-  n: number, asleep: Uint8Array, island: Int32Array, count: Int32Array, still: Uint8Array, minCount: Int32Array, steps: number,
+  n: number, asleep: Uint8Array, island: Int32Array, count: Int32Array, still: Uint8Array, minCount: Int32Array, sc: Float64Array,
   x: Float64Array, v: Float64Array, ref: Float64Array,
 ): number {
+  const k = Math.ceil(sc[1]! / sc[2]!), steps = k > 1 ? k : 1;
   let fell = 0;
   for (let i = 0; i < n; i++) {
     if (asleep[i] === 1) continue;
@@ -686,11 +686,11 @@ function zeroSleepingVelocities(n: number, asleep: Uint8Array, eids: Int32Array,
   }
 }
 
-/** box[4l …] = bounds of island l's particles (awake: x and x + v·dt), grown by radius·sc[1]; sc[2] = dt. */
+/** box[4l …] = bounds of island l's particles (awake: x and x + v·dt), grown by radius·(1 + sc[1]); sc[2] = dt. */
 function boundsKernel(
   n: number, island: Int32Array, asleep: Uint8Array, x: Float64Array, v: Float64Array, radius: Float64Array, box: Float64Array, sc: Float64Array,
 ): void {
-  const grow = sc[1]!, dt = sc[2]!;
+  const grow = 1 + sc[1]!, dt = sc[2]!;
   for (let i = 0; i < n; i++) {
     const l = 4 * island[i]!;
     box[l] = Infinity;
