@@ -547,12 +547,14 @@ export class PhysicsWorld {
   setColliderFilter(eid: number, f: FilterOptions & { oneWay?: OneWay } = {}): void {
     this.colliderId(eid, 'setColliderFilter');
     writeColliderFilter(this.c, eid, parseFilter('setColliderFilter', f), parseOneWay('setColliderFilter', f.oneWay));
+    this.pipeline.sleep.wakeEverything(this.ctx); // what the collider touches may change: sleeping islands wake
   }
 
   /** Change a particle's collision filter and sensor flag (from the next step; omitted: the default). */
   setParticleFilter(eid: number, f: FilterOptions = {}): void {
     this.particle(eid, 'setParticleFilter');
     writeParticleFilter(this.c, eid, parseFilter('setParticleFilter', f));
+    this.pipeline.sleep.wakeParticle(this.ctx, eid); // its island wakes (src/systems/sleep.ts)
   }
 
   /**
@@ -563,6 +565,8 @@ export class PhysicsWorld {
     if (!(Number.isInteger(body) && body > 0 && body < this.nextBody)) throw new InputError(`setBodyFilter: 'body' must be an id from createBody(), got ${body}`);
     const v = parseFilter('setBodyFilter', f), P = this.c.Particle;
     for (const e of this.ctx.lists.particles) if (P.body[e] === body) writeParticleFilter(this.c, e, v);
+    this.pipeline.ensureTopology();
+    this.pipeline.sleep.wakeBody(this.ctx, body); // its island wakes (src/systems/sleep.ts)
   }
 
   setColliderPose(eid: number, x: number, y: number, angle = this.c.Collider.angle[eid]!): void {

@@ -273,6 +273,19 @@ describe('sleeping', () => {
     }
   });
 
+  it('a collision filter or sensor edit wakes the body (setBodyFilter, setParticleFilter)', () => {
+    // regression: filters are read by contact directly, not through the sync stage's diff, so a sleeping
+    // body made a sensor stayed frozen on the floor (test/game-filter.test.ts)
+    const w = world();
+    const a = jelly(w, -1, 0.25), b = jelly(w, 1, 0.25);
+    expect(stepUntil(w, () => w.isSleeping(a.body) && w.isSleeping(b.body), 240)).toBeGreaterThan(0);
+    w.setBodyFilter(a.body, { sensor: true });
+    expect(w.isSleeping(a.body)).toBe(false);
+    expect(w.isSleeping(b.body)).toBe(true);
+    w.setParticleFilter(b.eids[0]!, { category: 2 });
+    expect(w.isSleeping(b.body)).toBe(false);
+  });
+
   it('allowSleep(false) keeps a body awake and lets the others sleep', () => {
     const w = world();
     const a = jelly(w, -1, 0.25), b = jelly(w, 1, 0.25);

@@ -246,6 +246,18 @@ export class SleepSystem {
     return changed;
   }
 
+  /** Wake the island of a particle (entity): an API edit of its data (a collision filter, sensor flag). */
+  wakeParticle(ctx: StepContext, eid: number): void {
+    if (this.topo !== ctx.topology || eid < 0 || eid >= this.denseOf.length) return;
+    const i = this.denseOf[eid]!;
+    if (i >= 0 && this.asleep[i] === 1 && this.wakeIsland(this.island[i]!)) this.applyFrozen(ctx);
+  }
+
+  /** Wake every island (an edit that may change what touches anything: a collider's filter). */
+  wakeEverything(ctx: StepContext): void {
+    if (this.topo === ctx.topology) this.wakeAll(ctx);
+  }
+
   /** Allow or forbid `body` to sleep (forbidding wakes it). */
   setAllowSleep(ctx: StepContext, body: number, allow: boolean): void {
     if (body >= this.noSleep.length) {
