@@ -147,7 +147,7 @@ export class ContactResponse {
       rq[R_RT] = r;
       rq[R_CX] = x[i2]! - d * nx;
       rq[R_CY] = x[i2 + 1]! - d * ny;
-      if (!this.gate(ctx, k, i, item)) return;
+      if (!this.gate(ctx, k, item)) return;
       // Contact point: the foot of the particle on the plane after the correction.
       rq[R_CX] = x[i2]! - d * nx;
       rq[R_CY] = x[i2 + 1]! - d * ny;
@@ -169,7 +169,7 @@ export class ContactResponse {
       rq[R_RT] = r + this.bnd.eRad[item]!;
       rq[R_CX] = (1 - al) * x[a2]! + al * x[b2]!;
       rq[R_CY] = (1 - al) * x[a2 + 1]! + al * x[b2 + 1]!;
-      if (!this.gate(ctx, k, i, item)) return;
+      if (!this.gate(ctx, k, item)) return;
       this.respondEdge(ctx, k, i, a, b);
       return;
     }
@@ -185,7 +185,7 @@ export class ContactResponse {
       rq[R_RT] = r + this.cols.segRad[s]!;
       rq[R_CX] = cx;
       rq[R_CY] = cy;
-      if (!this.gate(ctx, k, i, item)) return;
+      if (!this.gate(ctx, k, item)) return;
       rq[R_CX] = cx;
       rq[R_CY] = cy;
       this.respondCollider(ctx, k, i, col);
@@ -228,7 +228,7 @@ export class ContactResponse {
       rq[R_RT] = r;
       rq[R_CX] = ci[o + 2]! + rq[R_NX]! * ci[o + 4]!;
       rq[R_CY] = ci[o + 3]! + rq[R_NY]! * ci[o + 4]!;
-      if (!this.gate(ctx, k, i, item)) return;
+      if (!this.gate(ctx, k, item)) return;
       rq[R_CX] = ci[o + 2]! + rq[R_NX]! * ci[o + 4]!;
       rq[R_CY] = ci[o + 3]! + rq[R_NY]! * ci[o + 4]!;
       this.respondCollider(ctx, k, i, col);
@@ -341,7 +341,7 @@ export class ContactResponse {
    * ended past the surface (pen > r̂): that is the CCD safety net's case, handled by the response
    * (back to the correct side, normal velocity removed). Bouncy contacts always go to the filter.
    */
-  private gate(ctx: StepContext, k: number, i: number, item: number): boolean {
+  private gate(ctx: StepContext, k: number, item: number): boolean {
     if (!this.implicitOn) return true;
     if (!(item >= 0 && item < this.bnd.nE) && this.bouncyItem(ctx, item)) return true;
     if (this.rq[R_PEN]! > this.rq[R_RT]! && this.pairs.covered[k] === 0) return true;
