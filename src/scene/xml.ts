@@ -12,6 +12,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { InputError } from '../errors';
 import { POSITIVE, TagReader, type SceneElement } from './attrs';
 import { f as fmt, MAX_COORD, RANGES } from '../ranges';
+import { polygonProblem } from '../mesh/simple-polygon';
 import { checkXmlLimits, xmlParserError } from './xml-limits';
 import type {
   ColliderDesc,
@@ -389,7 +390,7 @@ function parseIntegrator(r: TagReader): IntegratorDesc {
 }
 
 /** COR as a coefficient of restitution: a number in [0, 1]. */
-const COR_RANGE = { what: 'a number in [0, 1] (coefficient of restitution)', ok: RANGES.unit.ok };
+const COR_RANGE = RANGES.cor;
 
 function parseCollision(r: TagReader): CollisionDesc {
   const raw = r.str('type');
@@ -453,10 +454,13 @@ function parseCollider(r: TagReader): ColliderDesc {
 }
 
 /**
- * Most points of a `<polygoncollider>`: its simplicity check compares every pair of edges (O(N²):
- * ~0.4 s at 4096 points; 30 000 points took 33 s), so the count is bounded (docs/scene-format.md).
+ * Most points of a `<polygoncollider>`. Its simplicity check is an O(N log N) sweep
+ * (src/mesh/simple-polygon.ts; measured here, machine shared: 30,000 points 0.14 s, 200,000 points
+ * 1.2 s; the O(N²) check it replaced took 33 s at 30,000), so the bound only caps one attribute's
+ * work at about a second. The attribute-length limit of src/scene/xml-limits.ts (4 M characters)
+ * usually stops a longer list first.
  */
-export const MAX_POLYGON_POINTS = 4096;
+export const MAX_POLYGON_POINTS = 200_000;
 
 const NUMBER_TOKEN = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
@@ -475,42 +479,6 @@ function parsePolygonPoints(r: TagReader): number[] {
   const problem = polygonProblem(p);
   if (problem) r.fail(`attribute 'points': expected ${expected}; ${problem}`);
   return p;
-}
-
-/** Why the closed polygon p (x, y pairs) is not simple, or '' when it is. */
-export function polygonProblem(p: number[]): string {
-  const n = p.length / 2;
-  const X = (i: number) => p[2 * (i % n)]!;
-  const Y = (i: number) => p[2 * (i % n) + 1]!;
-  const orient = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-  let area2 = 0;
-  for (let i = 0; i < n; i++) {
-    if (X(i) === X(i + 1) && Y(i) === Y(i + 1)) return `points ${i} and ${(i + 1) % n} coincide`;
-    area2 += X(i) * Y(i + 1) - X(i + 1) * Y(i);
-  }
-  // Consecutive edges must not fold back onto each other.
-  for (let i = 0; i < n; i++) {
-    const o = orient(X(i), Y(i), X(i + 1), Y(i + 1), X(i + 2), Y(i + 2));
-    const dot = (X(i + 1) - X(i)) * (X(i + 2) - X(i + 1)) + (Y(i + 1) - Y(i)) * (Y(i + 2) - Y(i + 1));
-    if (o === 0 && dot < 0) return `edges ${i} and ${(i + 1) % n} fold back onto each other at point ${(i + 1) % n}`;
-  }
-  // Non-adjacent edges must not touch or cross.
-  const onSeg = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) =>
-    Math.min(ax, bx) <= cx && cx <= Math.max(ax, bx) && Math.min(ay, by) <= cy && cy <= Math.max(ay, by);
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 2; j < n; j++) {
-      if (i === 0 && j === n - 1) continue; // adjacent through point 0
-      const ax = X(i), ay = Y(i), bx = X(i + 1), by = Y(i + 1), cx = X(j), cy = Y(j), dx = X(j + 1), dy = Y(j + 1);
-      const o1 = orient(ax, ay, bx, by, cx, cy), o2 = orient(ax, ay, bx, by, dx, dy);
-      const o3 = orient(cx, cy, dx, dy, ax, ay), o4 = orient(cx, cy, dx, dy, bx, by);
-      const cross = ((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0));
-      const touch =
-        (o1 === 0 && onSeg(ax, ay, bx, by, cx, cy)) || (o2 === 0 && onSeg(ax, ay, bx, by, dx, dy)) ||
-        (o3 === 0 && onSeg(cx, cy, dx, dy, ax, ay)) || (o4 === 0 && onSeg(cx, cy, dx, dy, bx, by));
-      if (cross || touch) return `edges ${i} and ${j} intersect (the polygon is not simple)`;
-    }
-  }
-  return area2 === 0 ? 'the polygon has zero area' : '';
 }
 
 /** `alpha`, or its misspelling `alhpa` (seen in the course text) with a warning. */
