@@ -1,7 +1,8 @@
 /**
- * Validity ranges of the physical values Elastica accepts (issue 16), one table shared by the XML
- * loader (src/scene/xml.ts) and, later, PhysicsWorld's own argument checks. docs/scene-format.md,
- * "Validity ranges", lists them with their reasons.
+ * Validity ranges of the physical values Elastica accepts (issue 16), and the argument checks built
+ * on them: one validation layer shared by the XML loader (src/scene/xml.ts), PhysicsWorld's public
+ * calls (src/world.ts), the components' data check (src/systems/ecs.ts) and the game core
+ * (src/game/). docs/scene-format.md, "Validity ranges", lists them with their reasons.
  *
  * Why finite is not enough: a value can be finite and still make the step unsolvable or overflow —
  * a particle of mass 5e-324 (a denormal: 1/m is ∞), G = 1e308 or dt = 1e300 (h²K overflows), a
@@ -93,12 +94,108 @@ export const RANGES = {
     what: `an integer in [1, ${f(MAX_NEWTON_ITERS)}]`,
     ok: (x: number) => Number.isInteger(x) && inside(x, 1, MAX_NEWTON_ITERS),
   },
+  /** A rest length that may be 0 (a zero-length damped spring, FOSSSim `springforce`). */
+  restLength: {
+    what: `0 or a number in [${f(MIN_LENGTH)}, ${f(MAX_LENGTH)}] (m)`,
+    ok: (x: number) => x === 0 || inside(x, MIN_LENGTH, MAX_LENGTH),
+  },
+  /** A kinematic collider's rotation (rad): it accumulates while the collider spins, so wider than `angle`. */
+  rotation: { what: `a number with |θ| <= ${f(MAX_COORD)} (rad)`, ok: (x: number) => mag(x) <= MAX_COORD },
+  /** A kinematic collider's angular velocity (rad/s). */
+  angularVelocity: { what: `a number with |ω| <= ${f(MAX_SPEED)} (rad/s)`, ok: (x: number) => mag(x) <= MAX_SPEED },
+  /** Coefficient of restitution. */
+  cor: { what: 'a number in [0, 1] (coefficient of restitution)', ok: (x: number) => inside(x, 0, 1) },
 } as const satisfies Record<string, Range>;
 
 /** Throw an InputError naming `where` unless `value` is a finite number within `range`. */
 export function requireInRange(value: number, range: Range, where: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || !range.ok(value)) {
-    throw new InputError(`${where}: expected ${range.what}, got ${String(value)}`);
+    throw new InputError(`${where}: expected ${range.what}, got ${shown(value)}`);
+  }
+  return value;
+}
+
+// ---- API argument checks: each message names the call, the argument and what was expected ----------
+// `call` is the public name (`addSpring`, `contacts.cor`), `arg` the argument or option (`alpha`).
+
+/** A value as a message shows it (strings quoted, so '' and 'NaN' are visible). */
+export function shown(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) return `an array of length ${(v as ArrayLike<unknown>).length}`;
+  return typeof v;
+}
+
+/** Where a message points: `call: 'arg'`. */
+export function argWhere(call: string, arg: string): string {
+  return `${call}: '${arg}'`;
+}
+
+/** The number argument `arg` of `call`, within `range` (finite always). */
+export function numArg(call: string, arg: string, value: unknown, range: Range): number {
+  return requireInRange(value as number, range, argWhere(call, arg));
+}
+
+/** An optional number argument: `def` when undefined, else checked like numArg. */
+export function optNumArg(call: string, arg: string, value: unknown, range: Range, def: number): number {
+  return value === undefined ? def : numArg(call, arg, value, range);
+}
+
+/** An options object (a plain object; `undefined` is refused unless `optional`). */
+export function objArg<T extends object>(call: string, arg: string, value: T | undefined, optional = false): T {
+  if (value === undefined && optional) return {} as T;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InputError(`${argWhere(call, arg)}: expected an options object, got ${shown(value)}`);
+  }
+  return value;
+}
+
+/** An optional boolean argument. */
+export function boolArg(call: string, arg: string, value: unknown, def: boolean): boolean {
+  if (value === undefined) return def;
+  if (typeof value !== 'boolean') throw new InputError(`${argWhere(call, arg)}: expected true or false, got ${shown(value)}`);
+  return value;
+}
+
+/** One of a fixed set of strings. */
+export function oneOfArg<T extends string>(call: string, arg: string, value: unknown, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    throw new InputError(`${argWhere(call, arg)}: expected one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${shown(value)}`);
+  }
+  return value as T;
+}
+
+/** An array of numbers of `length` (a multiple of `multiple` when given, at least `min`), each within `range`. */
+export function numArrayArg(
+  call: string, arg: string, value: unknown, range: Range, shape: { length?: number; min?: number; multiple?: number },
+): ArrayLike<number> {
+  const what = shape.length !== undefined
+    ? `${shape.length} numbers`
+    : `an array of numbers${shape.multiple ? ` (a multiple of ${shape.multiple})` : ''}${shape.min ? `, at least ${shape.min}` : ''}`;
+  if (!isArrayLike(value)) throw new InputError(`${argWhere(call, arg)}: expected ${what}, got ${shown(value)}`);
+  const n = value.length;
+  if ((shape.length !== undefined && n !== shape.length) || (shape.min !== undefined && n < shape.min) || (shape.multiple && n % shape.multiple !== 0)) {
+    throw new InputError(`${argWhere(call, arg)}: expected ${what}, got ${n} number(s)`);
+  }
+  for (let i = 0; i < n; i++) {
+    const x = value[i];
+    if (typeof x !== 'number' || !Number.isFinite(x) || !range.ok(x)) {
+      throw new InputError(`${argWhere(call, arg)}[${i}]: expected ${range.what}, got ${shown(x)}`);
+    }
+  }
+  return value as ArrayLike<number>;
+}
+
+function isArrayLike(v: unknown): v is ArrayLike<unknown> {
+  return Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView)) ||
+    (typeof v === 'object' && v !== null && typeof (v as { length?: unknown }).length === 'number');
+}
+
+/** An output array: a Float64Array of at least `length` elements (filled in place). */
+export function outArg(call: string, value: unknown, length: number): Float64Array {
+  if (!(value instanceof Float64Array)) throw new InputError(`${argWhere(call, 'out')}: expected a Float64Array, got ${shown(value)}`);
+  if (value.length < length) {
+    throw new InputError(`${argWhere(call, 'out')}: expected a Float64Array of at least ${length} elements (2 per particle), got length ${value.length}`);
   }
   return value;
 }

@@ -7,6 +7,8 @@ import { createWorld, entityExists, hasComponent, removeEntity, type World } fro
 import { createComponents, UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY, type Components } from './components';
 import { cstRest, materialId, MATERIAL_NAMES, type MaterialName } from './elements';
 import { InputError } from './errors';
+import { boolArg, numArg, numArrayArg, objArg, oneOfArg, optNumArg, outArg, RANGES, shown } from './ranges';
+import { polygonProblem } from './mesh/simple-polygon';
 import { createEntityLists, newtonSolverOf, type EntityLists, type IntegratorType, type StepContext } from './solver/context';
 import type { Topology } from './solver/topology';
 import type { StepStats } from './solver/stats';
@@ -52,18 +54,20 @@ export interface WorldOptions {
   sleeping?: boolean;
 }
 
-/** Resolve WorldOptions.newton to full settings (validated). */
+/**
+ * Resolve WorldOptions.newton to full settings, validated with the loader's ranges (src/ranges.ts:
+ * `maxiters` and `tolerance` of `<integrator>` are the same values).
+ */
 export function resolveNewton(opt: Partial<NewtonSettings> | 'fosssim' | undefined): NewtonSettings | 'fosssim' {
   if (opt === 'fosssim') return 'fosssim';
-  const s: NewtonSettings = { ...GAME_NEWTON_DEFAULTS, ...(opt ?? {}) };
-  if (!Number.isInteger(s.maxIters) || s.maxIters < 1 || s.maxIters > 64) {
-    throw new InputError(`newton.maxIters must be a whole number in [1, 64], got ${s.maxIters}`);
-  }
-  if (!(s.tolerance > 0) || !Number.isFinite(s.tolerance)) throw new InputError(`newton.tolerance must be a finite number > 0, got ${s.tolerance}`);
-  if (typeof s.lineSearch !== 'boolean') throw new InputError(`newton.lineSearch must be a boolean, got ${String(s.lineSearch)}`);
-  if (s.projection !== 'psd' && s.projection !== 'none') throw new InputError(`newton.projection must be 'psd' or 'none', got ${String(s.projection)}`);
+  const o = objArg('PhysicsWorld', 'newton', opt, true);
+  const s: NewtonSettings = { ...GAME_NEWTON_DEFAULTS, ...o };
+  numArg('newton', 'maxIters', s.maxIters, RANGES.newtonIters);
+  numArg('newton', 'tolerance', s.tolerance, RANGES.tolerance);
+  boolArg('newton', 'lineSearch', s.lineSearch, true);
+  oneOfArg('newton', 'projection', s.projection, ['psd', 'none']);
   if (!Number.isInteger(s.maxStepIters) || s.maxStepIters < 0 || s.maxStepIters > 1000) {
-    throw new InputError(`newton.maxStepIters must be a whole number in [0, 1000] (0: no budget), got ${String(s.maxStepIters)}`);
+    throw new InputError(`newton: 'maxStepIters': expected a whole number in [0, 1000] (0: no budget), got ${String(s.maxStepIters)}`);
   }
   return s;
 }
@@ -110,7 +114,16 @@ export interface TriangleOptions {
   rest?: readonly number[];
 }
 
+/** A collider's checked options, as written into its components. */
+interface ColliderMaterial {
+  friction: number;
+  cor: number;
+  filter: ReturnType<typeof parseFilter>;
+  oneWay: ReturnType<typeof parseOneWay>;
+}
+
 const INTEGRATORS: readonly IntegratorType[] = ['explicit-euler', 'symplectic-euler', 'linearized-implicit-euler', 'implicit-euler'];
+const MASS_MATRICES = ['lumped', 'consistent'] as const;
 
 export class PhysicsWorld {
   /**
@@ -130,15 +143,15 @@ export class PhysicsWorld {
     return this.ctx.dt;
   }
   set dt(dt: number) {
-    if (!(dt > 0) || !Number.isFinite(dt)) throw new InputError(`PhysicsWorld: dt must be a finite number > 0, got ${dt}`);
-    this.ctx.dt = dt;
+    this.ctx.dt = numArg('PhysicsWorld', 'dt', dt, RANGES.dt);
   }
   /** Time integrator (WorldOptions.integrator). */
   get integrator(): IntegratorType {
     return this.ctx.integrator;
   }
   set integrator(i: IntegratorType) {
-    if (!INTEGRATORS.includes(i)) throw new InputError(`PhysicsWorld: integrator must be one of ${INTEGRATORS.join(', ')}, got ${String(i)}`);
+    oneOfArg('PhysicsWorld', 'integrator', i, INTEGRATORS);
+    this.vortexMode('PhysicsWorld: \'integrator\'', i, this.ctx.newton, this.ctx.lists.vortices.length);
     this.ctx.integrator = i;
   }
   /** Game-mode Newton settings, or 'fosssim' (see WorldOptions.newton). */
@@ -146,14 +159,30 @@ export class PhysicsWorld {
     return this.ctx.newton;
   }
   set newton(n: NewtonSettings | 'fosssim') {
-    this.ctx.newton = resolveNewton(n);
+    const s = resolveNewton(n);
+    this.vortexMode('PhysicsWorld: \'newton\'', this.ctx.integrator, s, this.ctx.lists.vortices.length);
+    this.ctx.newton = s;
+  }
+
+  /**
+   * Game-mode (implicit) Newton minimizes an energy: a vortex force has none, so that combination
+   * is refused when it is made (adding a vortex, or switching integrator or Newton settings) rather
+   * than by the next step.
+   */
+  private vortexMode(call: string, integrator: IntegratorType, newton: NewtonSettings | 'fosssim', vortices: number): void {
+    if (vortices > 0 && newton !== 'fosssim' && (integrator === 'implicit-euler' || integrator === 'linearized-implicit-euler')) {
+      throw new InputError(
+        `${call}: vortex forces need FOSSSim semantics with the implicit integrators (newton: 'fosssim') or an explicit ` +
+          'integrator: game-mode Newton minimizes an energy, and a vortex force has no potential or dissipation function',
+      );
+    }
   }
   /** Triangle mass matrix (WorldOptions.massMatrix); changing it rebuilds the topology on next use. */
   get massMatrix(): 'lumped' | 'consistent' {
     return this.ctx.massMatrix;
   }
   set massMatrix(m: 'lumped' | 'consistent') {
-    if (m !== 'lumped' && m !== 'consistent') throw new InputError(`massMatrix must be 'lumped' or 'consistent', got ${String(m)}`);
+    oneOfArg('PhysicsWorld', 'massMatrix', m, MASS_MATRICES);
     if (m !== this.ctx.massMatrix) this.ctx.topologyDirty = true;
     this.ctx.massMatrix = m;
   }
@@ -205,7 +234,7 @@ export class PhysicsWorld {
     return this.pipeline.profile;
   }
   set profile(on: boolean) {
-    this.pipeline.profile = on;
+    this.pipeline.profile = boolArg('PhysicsWorld', 'profile', on, false);
   }
   private nextBody = 1;
   /** The bitECS observers through which every entity enters and leaves (src/systems/ecs.ts). */
@@ -219,22 +248,21 @@ export class PhysicsWorld {
   }
 
   constructor(opts: WorldOptions = {}) {
+    opts = objArg('PhysicsWorld', 'options', opts, true);
+    const dt = optNumArg('PhysicsWorld', 'dt', opts.dt, RANGES.dt, 1 / 60);
+    const integrator = opts.integrator === undefined ? 'implicit-euler' : oneOfArg('PhysicsWorld', 'integrator', opts.integrator, INTEGRATORS);
+    const massMatrix = opts.massMatrix === undefined ? 'lumped' : oneOfArg('PhysicsWorld', 'massMatrix', opts.massMatrix, MASS_MATRICES);
+    const g = opts.gravity === undefined ? [0, -9.81] : opts.gravity;
+    if (g !== null) numArrayArg('PhysicsWorld', 'gravity', g, RANGES.force, { length: 2 });
     this.ecs = createWorld();
     this.c = createComponents();
-    const dt = opts.dt ?? 1 / 60;
-    if (!(dt > 0) || !Number.isFinite(dt)) throw new InputError(`PhysicsWorld: dt must be a finite number > 0, got ${opts.dt}`);
-    const integrator = opts.integrator ?? 'implicit-euler';
-    if (!INTEGRATORS.includes(integrator)) throw new InputError(`PhysicsWorld: integrator must be one of ${INTEGRATORS.join(', ')}, got ${String(integrator)}`);
-    const massMatrix = opts.massMatrix ?? 'lumped';
-    if (massMatrix !== 'lumped' && massMatrix !== 'consistent') throw new InputError(`massMatrix must be 'lumped' or 'consistent', got ${String(massMatrix)}`);
     this.pipeline = new Pipeline({
       dt, integrator, massMatrix, newton: resolveNewton(opts.newton), c: this.c, lists: createEntityLists(),
     });
     this.ctx = this.pipeline.ctx;
     this.bridge = new EcsBridge(this.ecs, this.ctx);
-    const g = opts.gravity === undefined ? [0, -9.81] : opts.gravity;
-    if (g) this.addGravity(g[0], g[1]);
-    if (opts.sleeping !== undefined) this.sleeping = opts.sleeping;
+    if (g) this.addGravity(g[0]!, g[1]!);
+    if (opts.sleeping !== undefined) this.sleeping = boolArg('PhysicsWorld', 'sleeping', opts.sleeping, false);
   }
 
   // ---- creation -------------------------------------------------------------
@@ -244,9 +272,32 @@ export class PhysicsWorld {
     return this.bridge.create(store);
   }
 
-  private particle(eid: number, where: string): number {
-    if (!this.has(eid, this.c.Particle)) throw new InputError(`${where}: ${eid} is not a particle of this world`);
+  /**
+   * Argument checks (src/ranges.ts, shared with the XML loader): every add… and set… call validates all
+   * its arguments before it creates or changes anything, so a refused call leaves the world as it was.
+   */
+  private particle(eid: number, call: string, arg: string): number {
+    if (!this.has(eid, this.c.Particle)) throw new InputError(`${call}: '${arg}': expected a particle of this world, got ${this.describe(eid)}`);
     return eid;
+  }
+
+  /** What `eid` is, for a message: a number that is no live entity says so. */
+  private describe(eid: unknown): string {
+    if (typeof eid !== 'number' || !Number.isInteger(eid) || eid <= 0) return shown(eid);
+    if (!entityExists(this.ecs, eid)) return `${eid} (no live entity: never created, or removed)`;
+    const kind = STORE_LISTS.find(([name]) => hasComponent(this.ecs, eid, this.c[name]));
+    return kind ? `${eid} (a ${kind[0]} entity)` : `${eid} (an entity with no engine component)`;
+  }
+
+  /** Distinct particles: `args` names them as the call's parameters (a, b, c). */
+  private particles(call: string, ids: readonly number[]): void {
+    const names = ['a', 'b', 'c'];
+    ids.forEach((id, k) => this.particle(id, call, names[k]!));
+    for (let i = 0; i < ids.length; i++) {
+      for (let j = i + 1; j < ids.length; j++) {
+        if (ids[i] === ids[j]) throw new InputError(`${call}: '${names[i]}' and '${names[j]}': expected two different particles, got ${ids[i]} twice`);
+      }
+    }
   }
 
   private has(eid: number, store: object): boolean {
@@ -254,69 +305,69 @@ export class PhysicsWorld {
   }
 
   addParticle(p: ParticleOptions): number {
-    const where = 'addParticle';
-    for (const key of ['x', 'y', 'vx', 'vy', 'm', 'radius'] as const) {
-      const val = p[key];
-      if (val !== undefined && !Number.isFinite(val)) throw new InputError(`${where}: '${key}' must be a finite number, got ${val}`);
+    const call = 'addParticle';
+    p = objArg(call, 'options', p);
+    const x = numArg(call, 'x', p.x, RANGES.coordinate);
+    const y = numArg(call, 'y', p.y, RANGES.coordinate);
+    const vx = optNumArg(call, 'vx', p.vx, RANGES.velocity, 0);
+    const vy = optNumArg(call, 'vy', p.vy, RANGES.velocity, 0);
+    const m = numArg(call, 'm', p.m, RANGES.mass);
+    const radius = optNumArg(call, 'radius', p.radius, RANGES.radius, DEFAULT_PARTICLE_RADIUS);
+    const fixed = boolArg(call, 'fixed', p.fixed, false);
+    const body = p.body ?? 0;
+    if (!(Number.isInteger(body) && body >= 0 && body < this.nextBody)) {
+      throw new InputError(`${call}: 'body': expected 0 or an id from createBody() (< ${this.nextBody}), got ${shown(p.body)}`);
     }
-    if (!(p.m >= 0)) throw new InputError(`${where}: 'm' must be >= 0, got ${p.m}`);
-    if (p.radius !== undefined && p.radius < 0) throw new InputError(`${where}: 'radius' must be >= 0, got ${p.radius}`);
-    if (p.body !== undefined && !(Number.isInteger(p.body) && p.body >= 0 && p.body < this.nextBody)) {
-      throw new InputError(`${where}: 'body' must be 0 or an id from createBody(), got ${p.body}`);
-    }
-    const filter = parseFilter(where, p.filter);
+    const filter = parseFilter(call, p.filter);
     const eid = this.create(this.c.Particle);
     if (p.filter !== undefined) writeParticleFilter(this.c, eid, filter);
     const Q = this.c.Particle; // may have grown
-    Q.x[eid] = p.x;
-    Q.y[eid] = p.y;
-    Q.vx[eid] = p.vx ?? 0;
-    Q.vy[eid] = p.vy ?? 0;
-    Q.m[eid] = p.m;
-    Q.radius[eid] = p.radius ?? DEFAULT_PARTICLE_RADIUS;
-    Q.fixed[eid] = p.fixed ? 1 : 0;
-    Q.body[eid] = p.body ?? 0;
+    Q.x[eid] = x;
+    Q.y[eid] = y;
+    Q.vx[eid] = vx;
+    Q.vy[eid] = vy;
+    Q.m[eid] = m;
+    Q.radius[eid] = radius;
+    Q.fixed[eid] = fixed ? 1 : 0;
+    Q.body[eid] = body;
     return eid;
   }
 
   /** Elastic-body spring W = α/(2 l0)(l − l0)²; l0 defaults to the current length. */
   addSpring(a: number, b: number, p: { alpha: number; l0?: number }): number {
-    const where = 'addSpring';
-    this.particle(a, where);
-    this.particle(b, where);
-    if (a === b) throw new InputError(`${where}: the two particles must differ`);
-    const l0 = p.l0 ?? restLength(this.c, a, b);
-    if (!(l0 > 0) || !Number.isFinite(l0)) throw new InputError(`${where}: 'l0' must be a finite number > 0, got ${l0}`);
-    if (!Number.isFinite(p.alpha)) throw new InputError(`${where}: 'alpha' must be a finite number, got ${p.alpha}`);
+    const call = 'addSpring';
+    this.particles(call, [a, b]);
+    p = objArg(call, 'options', p);
+    const alpha = numArg(call, 'alpha', p.alpha, RANGES.coefficient);
+    const l0 = p.l0 !== undefined ? numArg(call, 'l0', p.l0, RANGES.length) : restLength(this.c, a, b);
+    if (p.l0 === undefined) numArg(call, 'l0 (default: the current distance of a and b)', l0, RANGES.length);
     const eid = this.create(this.c.ElasticSpring);
     const S = this.c.ElasticSpring;
     S.a[eid] = a;
     S.b[eid] = b;
-    S.alpha[eid] = p.alpha;
+    S.alpha[eid] = alpha;
     S.l0[eid] = l0;
     return eid;
   }
 
   /** Bending hinge at b; θ0 defaults to the current angle; rest edge lengths from current positions. */
   addHinge(a: number, b: number, c: number, p: { alpha: number; theta0?: number }): number {
-    const where = 'addHinge';
-    this.particle(a, where);
-    this.particle(b, where);
-    this.particle(c, where);
-    if (a === b || b === c || a === c) throw new InputError(`${where}: the three particles must differ`);
-    if (!Number.isFinite(p.alpha)) throw new InputError(`${where}: 'alpha' must be a finite number, got ${p.alpha}`);
+    const call = 'addHinge';
+    this.particles(call, [a, b, c]);
+    p = objArg(call, 'options', p);
+    const alpha = numArg(call, 'alpha', p.alpha, RANGES.coefficient);
+    const theta0Arg = optNumArg(call, 'theta0', p.theta0, RANGES.angle, 0);
     const rest = new Float64Array(2);
     hingeRest(this.c, a, b, c, rest);
     const ebSum = rest[0]!;
-    if (!(ebSum > 0)) throw new InputError(`${where}: the rest edges have zero total length`);
-    const theta0 = p.theta0 ?? rest[1]!;
-    if (!Number.isFinite(theta0)) throw new InputError(`${where}: 'theta0' must be a finite number, got ${theta0}`);
+    if (!(ebSum > 0) || !Number.isFinite(ebSum)) throw new InputError(`${call}: the rest edges a–b and b–c have zero total length (the three particles coincide)`);
+    const theta0 = p.theta0 !== undefined ? theta0Arg : rest[1]!;
     const eid = this.create(this.c.Hinge);
     const H = this.c.Hinge;
     H.a[eid] = a;
     H.b[eid] = b;
     H.c[eid] = c;
-    H.alpha[eid] = p.alpha;
+    H.alpha[eid] = alpha;
     H.theta0[eid] = theta0;
     H.ebSum[eid] = ebSum;
     return eid;
@@ -324,36 +375,27 @@ export class PhysicsWorld {
 
   /** Constant-strain triangle (FOSSSim CST material). */
   addTriangle(a: number, b: number, c: number, p: TriangleOptions): number {
-    const where = 'addTriangle';
-    this.particle(a, where);
-    this.particle(b, where);
-    this.particle(c, where);
-    if (a === b || b === c || a === c) throw new InputError(`${where}: the three particles must differ`);
-    if (!(p.youngsModulus > 0) || !Number.isFinite(p.youngsModulus)) {
-      throw new InputError(`${where}: 'youngsModulus' must be a finite number > 0, got ${p.youngsModulus}`);
-    }
-    if (!(p.poissonRatio > -1 && p.poissonRatio < 1)) {
-      throw new InputError(`${where}: 'poissonRatio' must lie in (-1, 1), got ${p.poissonRatio}`);
-    }
-    const material = materialId(p.material ?? 'fosssim');
-    if (material < 0) throw new InputError(`${where}: 'material' must be one of ${MATERIAL_NAMES.join(', ')}, got ${String(p.material)}`);
-    const density = p.density ?? 0;
-    if (!(density >= 0) || !Number.isFinite(density)) throw new InputError(`${where}: 'density' must be a finite number >= 0, got ${p.density}`);
+    const call = 'addTriangle';
+    this.particles(call, [a, b, c]);
+    p = objArg(call, 'options', p);
+    const E = numArg(call, 'youngsModulus', p.youngsModulus, RANGES.positiveCoefficient);
+    const nu = numArg(call, 'poissonRatio', p.poissonRatio, RANGES.poisson);
+    const material = materialId(p.material === undefined ? 'fosssim' : oneOfArg(call, 'material', p.material, MATERIAL_NAMES));
+    const density = optNumArg(call, 'density', p.density, RANGES.coefficient, 0);
     const P = this.c.Particle;
-    const rest = p.rest ?? [P.x[a]!, P.y[a]!, P.x[b]!, P.y[b]!, P.x[c]!, P.y[c]!];
-    if (rest.length !== 6 || rest.some((r) => !Number.isFinite(r))) {
-      throw new InputError(`${where}: 'rest' must be six finite numbers [x1, y1, x2, y2, x3, y3]`);
-    }
+    const rest = p.rest === undefined
+      ? [P.x[a]!, P.y[a]!, P.x[b]!, P.y[b]!, P.x[c]!, P.y[c]!]
+      : numArrayArg(call, 'rest', p.rest, RANGES.coordinate, { length: 6 });
     const out = new Float64Array(5);
     const area = cstRest(rest[0]!, rest[1]!, rest[2]!, rest[3]!, rest[4]!, rest[5]!, out);
-    if (!(area > 0)) throw new InputError(`${where}: the rest triangle has zero area`);
+    if (!(area > 0) || !Number.isFinite(area)) throw new InputError(`${call}: 'rest': expected a triangle of non-zero area, got ${Array.from(rest).join(', ')}`);
     const eid = this.create(this.c.Triangle);
     const T = this.c.Triangle;
     T.a[eid] = a;
     T.b[eid] = b;
     T.c[eid] = c;
-    T.youngsModulus[eid] = p.youngsModulus;
-    T.poissonRatio[eid] = p.poissonRatio;
+    T.youngsModulus[eid] = E;
+    T.poissonRatio[eid] = nu;
     T.density[eid] = density;
     T.area[eid] = out[0]!;
     T.b00[eid] = out[1]!;
@@ -366,30 +408,26 @@ export class PhysicsWorld {
 
   /** FOSSSim `springforce`: stiffness k, rest length l0, damping b along the spring. */
   addDampedSpring(a: number, b: number, p: { k: number; l0: number; b?: number }): number {
-    const where = 'addDampedSpring';
-    this.particle(a, where);
-    this.particle(b, where);
-    if (a === b) throw new InputError(`${where}: the two particles must differ`);
-    for (const [key, val] of [['k', p.k], ['l0', p.l0], ['b', p.b ?? 0]] as const) {
-      if (!Number.isFinite(val)) throw new InputError(`${where}: '${key}' must be a finite number, got ${val}`);
-    }
-    if (p.l0 < 0) throw new InputError(`${where}: 'l0' must be >= 0, got ${p.l0}`);
+    const call = 'addDampedSpring';
+    this.particles(call, [a, b]);
+    p = objArg(call, 'options', p);
+    const k = numArg(call, 'k', p.k, RANGES.coefficient);
+    const l0 = numArg(call, 'l0', p.l0, RANGES.restLength);
+    const damping = optNumArg(call, 'b', p.b, RANGES.coefficient, 0);
     const eid = this.create(this.c.DampedSpring);
     const D = this.c.DampedSpring;
     D.a[eid] = a;
     D.b[eid] = b;
-    D.k[eid] = p.k;
-    D.l0[eid] = p.l0;
-    D.damping[eid] = p.b ?? 0;
+    D.k[eid] = k;
+    D.l0[eid] = l0;
+    D.damping[eid] = damping;
     return eid;
   }
 
   /** FOSSSim `gravitationalforce` between two particles. */
   addGravitation(a: number, b: number, G: number): number {
-    this.particle(a, 'addGravitation');
-    this.particle(b, 'addGravitation');
-    if (a === b) throw new InputError('addGravitation: the two particles must differ');
-    if (!Number.isFinite(G)) throw new InputError(`addGravitation: 'G' must be a finite number, got ${G}`);
+    this.particles('addGravitation', [a, b]);
+    numArg('addGravitation', 'G', G, RANGES.coefficient);
     const eid = this.create(this.c.Gravitation);
     const R = this.c.Gravitation;
     R.a[eid] = a;
@@ -400,10 +438,10 @@ export class PhysicsWorld {
 
   /** FOSSSim `vortexforce`: particle a swirls particle b. */
   addVortex(a: number, b: number, kbs: number, kvc: number): number {
-    this.particle(a, 'addVortex');
-    this.particle(b, 'addVortex');
-    if (a === b) throw new InputError('addVortex: the two particles must differ');
-    if (!Number.isFinite(kbs) || !Number.isFinite(kvc)) throw new InputError('addVortex: kbs and kvc must be finite numbers');
+    this.particles('addVortex', [a, b]);
+    numArg('addVortex', 'kbs', kbs, RANGES.signedCoefficient);
+    numArg('addVortex', 'kvc', kvc, RANGES.signedCoefficient);
+    this.vortexMode('addVortex', this.ctx.integrator, this.ctx.newton, 1);
     const eid = this.create(this.c.Vortex);
     const V = this.c.Vortex;
     V.a[eid] = a;
@@ -413,8 +451,7 @@ export class PhysicsWorld {
     return eid;
   }
 
-  private uniform(kind: number, fx: number, fy: number, b: number, where: string): number {
-    if (![fx, fy, b].every(Number.isFinite)) throw new InputError(`${where}: arguments must be finite numbers`);
+  private uniform(kind: number, fx: number, fy: number, b: number): number {
     const eid = this.create(this.c.UniformForce);
     const U = this.c.UniformForce;
     U.kind[eid] = kind;
@@ -426,23 +463,28 @@ export class PhysicsWorld {
 
   /** Gravity: acceleration (gx, gy) on every particle (FOSSSim `simplegravity`). */
   addGravity(gx: number, gy: number): number {
-    return this.uniform(UNIFORM_GRAVITY, gx, gy, 0, 'addGravity');
+    numArg('addGravity', 'gx', gx, RANGES.force);
+    numArg('addGravity', 'gy', gy, RANGES.force);
+    return this.uniform(UNIFORM_GRAVITY, gx, gy, 0);
   }
 
   /** The same force (fx, fy) on every particle (FOSSSim `constantforce`). */
   addConstantForce(fx: number, fy: number): number {
-    return this.uniform(UNIFORM_CONSTANT, fx, fy, 0, 'addConstantForce');
+    numArg('addConstantForce', 'fx', fx, RANGES.force);
+    numArg('addConstantForce', 'fy', fy, RANGES.force);
+    return this.uniform(UNIFORM_CONSTANT, fx, fy, 0);
   }
 
-  /** Linear drag −b v on every particle (FOSSSim `dragdamping`). */
+  /** Linear drag −b v on every particle (FOSSSim `dragdamping`); b >= 0 (a negative b pumps energy in). */
   addDrag(b: number): number {
-    return this.uniform(UNIFORM_DRAG, 0, 0, b, 'addDrag');
+    numArg('addDrag', 'b', b, RANGES.coefficient);
+    return this.uniform(UNIFORM_DRAG, 0, 0, b);
   }
 
-  /** A drawn edge between two particles (contact uses it later). */
+  /** A drawn edge between two different particles (contact uses it later). */
   addEdge(a: number, b: number, radius = DEFAULT_EDGE_RADIUS): number {
-    this.particle(a, 'addEdge');
-    this.particle(b, 'addEdge');
+    this.particles('addEdge', [a, b]);
+    numArg('addEdge', 'radius', radius, RANGES.radius);
     const eid = this.create(this.c.Edge);
     const E = this.c.Edge;
     E.a[eid] = a;
@@ -453,9 +495,13 @@ export class PhysicsWorld {
 
   /** A static half-plane through (px, py) with normal (nx, ny) pointing into free space. */
   addHalfplane(px: number, py: number, nx: number, ny: number): number {
-    if (![px, py, nx, ny].every(Number.isFinite)) throw new InputError('addHalfplane: arguments must be finite numbers');
+    const call = 'addHalfplane';
+    numArg(call, 'px', px, RANGES.coordinate);
+    numArg(call, 'py', py, RANGES.coordinate);
+    numArg(call, 'nx', nx, RANGES.coordinate);
+    numArg(call, 'ny', ny, RANGES.coordinate);
     const len = Math.sqrt(nx * nx + ny * ny);
-    if (!(len > 0)) throw new InputError('addHalfplane: the normal must not be zero');
+    if (!(len > 0)) throw new InputError(`${call}: 'nx', 'ny': expected a non-zero normal, got (${nx}, ${ny})`);
     const eid = this.create(this.c.Halfplane);
     const H = this.c.Halfplane;
     H.px[eid] = px;
@@ -472,37 +518,51 @@ export class PhysicsWorld {
     return this.nextBody++;
   }
 
-  private collider(kind: number, px: number, py: number, radius: number, opts: ColliderOptions, where: string): number {
-    for (const [k, val] of [['friction', opts.friction], ['cor', opts.cor]] as const) {
-      if (val !== undefined && !(val >= 0 && Number.isFinite(val))) throw new InputError(`${where}: '${k}' must be a finite number >= 0, got ${val}`);
-    }
-    const filter = parseFilter(where, { ...opts.collisionFilter, sensor: opts.sensor });
-    const oneWay = parseOneWay(where, opts.oneWay);
+  /** A collider's options (material, filter, one-way), checked before anything is created. */
+  private colliderOptions(opts: ColliderOptions | undefined, call: string): ColliderMaterial {
+    const o = objArg(call, 'options', opts, true);
+    return {
+      friction: optNumArg(call, 'friction', o.friction, RANGES.friction, -1),
+      cor: optNumArg(call, 'cor', o.cor, RANGES.cor, -1),
+      filter: parseFilter(call, { ...o.collisionFilter, sensor: o.sensor }),
+      oneWay: parseOneWay(call, o.oneWay),
+    };
+  }
+
+  private collider(kind: number, px: number, py: number, radius: number, mat: ColliderMaterial): number {
     const eid = this.create(this.c.Collider);
-    writeColliderFilter(this.c, eid, filter, oneWay);
+    writeColliderFilter(this.c, eid, mat.filter, mat.oneWay);
     const K = this.c.Collider;
     K.kind[eid] = kind;
     K.px[eid] = px;
     K.py[eid] = py;
     K.angle[eid] = K.vx[eid] = K.vy[eid] = K.omega[eid] = 0;
     K.radius[eid] = radius;
-    K.friction[eid] = opts.friction ?? -1;
-    K.cor[eid] = opts.cor ?? -1;
+    K.friction[eid] = mat.friction;
+    K.cor[eid] = mat.cor;
     return eid;
   }
 
   /** A solid circle collider (pivot: its centre). */
   addCircleCollider(cx: number, cy: number, radius: number, opts: ColliderOptions = {}): number {
-    if (![cx, cy, radius].every(Number.isFinite) || !(radius > 0)) throw new InputError('addCircleCollider: centre must be finite and radius > 0');
-    return this.collider(COLLIDER_CIRCLE, cx, cy, radius, opts, 'addCircleCollider');
+    const call = 'addCircleCollider';
+    numArg(call, 'cx', cx, RANGES.coordinate);
+    numArg(call, 'cy', cy, RANGES.coordinate);
+    numArg(call, 'radius', radius, RANGES.length);
+    return this.collider(COLLIDER_CIRCLE, cx, cy, radius, this.colliderOptions(opts, call));
   }
 
   /** A two-sided segment collider of zero thickness (pivot: its midpoint). */
   addSegmentCollider(x1: number, y1: number, x2: number, y2: number, opts: ColliderOptions = {}): number {
-    if (![x1, y1, x2, y2].every(Number.isFinite)) throw new InputError('addSegmentCollider: arguments must be finite numbers');
-    if (x1 === x2 && y1 === y2) throw new InputError('addSegmentCollider: the two ends must differ');
+    const call = 'addSegmentCollider';
+    numArg(call, 'x1', x1, RANGES.coordinate);
+    numArg(call, 'y1', y1, RANGES.coordinate);
+    numArg(call, 'x2', x2, RANGES.coordinate);
+    numArg(call, 'y2', y2, RANGES.coordinate);
+    if (x1 === x2 && y1 === y2) throw new InputError(`${call}: expected two different ends, got (${x1}, ${y1}) twice`);
+    const mat = this.colliderOptions(opts, call);
     const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
-    const eid = this.collider(COLLIDER_SEGMENT, mx, my, 0, opts, 'addSegmentCollider');
+    const eid = this.collider(COLLIDER_SEGMENT, mx, my, 0, mat);
     const K = this.c.Collider;
     K.x1[eid] = x1 - mx;
     K.y1[eid] = y1 - my;
@@ -511,38 +571,43 @@ export class PhysicsWorld {
     return eid;
   }
 
-  /** A solid closed polygon collider from world points x0 y0 x1 y1 … (either winding; pivot: the vertex mean). */
+  /**
+   * A solid closed polygon collider from world points x0 y0 x1 y1 … (either winding; pivot: the
+   * vertex mean). It must be simple (no two edges touch or cross: an O(N log N) sweep, any size).
+   */
   addPolygonCollider(points: ArrayLike<number>, opts: ColliderOptions = {}): number {
+    const call = 'addPolygonCollider';
+    numArrayArg(call, 'points', points, RANGES.coordinate, { min: 6, multiple: 2 });
+    const problem = polygonProblem(points);
+    if (problem) throw new InputError(`${call}: 'points': expected a simple polygon; ${problem}`);
+    const mat = this.colliderOptions(opts, call);
     const nv = points.length / 2;
-    if (points.length % 2 !== 0 || nv < 3) throw new InputError('addPolygonCollider: need at least three x y pairs');
     let mx = 0, my = 0, area2 = 0;
     for (let i = 0; i < nv; i++) {
       const x = points[2 * i]!, y = points[2 * i + 1]!;
-      if (!Number.isFinite(x) || !Number.isFinite(y)) throw new InputError('addPolygonCollider: points must be finite numbers');
       mx += x / nv;
       my += y / nv;
       const j = (i + 1) % nv;
       area2 += x * points[2 * j + 1]! - points[2 * j]! * y;
     }
-    if (area2 === 0) throw new InputError('addPolygonCollider: the polygon has zero area');
+    if (area2 === 0) throw new InputError(`${call}: 'points': expected a polygon of non-zero area`);
     const local = new Float64Array(2 * nv);
     for (let i = 0; i < nv; i++) {
       const src = area2 > 0 ? i : nv - 1 - i; // stored counter-clockwise
       local[2 * i] = points[2 * src]! - mx;
       local[2 * i + 1] = points[2 * src + 1]! - my;
     }
-    const eid = this.collider(COLLIDER_POLYGON, mx, my, 0, opts, 'addPolygonCollider');
+    const eid = this.collider(COLLIDER_POLYGON, mx, my, 0, mat);
     this.c.Collider.polyStart[eid] = this.contacts.addPolygonVertices(local);
     this.c.Collider.polyCount[eid] = nv;
     return eid;
   }
 
-  private colliderId(eid: number, where: string): number {
-    if (!this.has(eid, this.c.Collider)) throw new InputError(`${where}: ${eid} is not a collider of this world`);
+  private colliderId(eid: number, call: string): number {
+    if (!this.has(eid, this.c.Collider)) throw new InputError(`${call}: 'eid': expected a collider of this world, got ${this.describe(eid)}`);
     return eid;
   }
 
-  /** Teleport a collider's pivot to (x, y) and its rotation to angle (rad); its velocity is kept. */
   /** Change a collider's collision filter, sensor flag and one-way direction (from the next step; omitted: the default). */
   setColliderFilter(eid: number, f: FilterOptions & { oneWay?: OneWay } = {}): void {
     this.colliderId(eid, 'setColliderFilter');
@@ -552,7 +617,7 @@ export class PhysicsWorld {
 
   /** Change a particle's collision filter and sensor flag (from the next step; omitted: the default). */
   setParticleFilter(eid: number, f: FilterOptions = {}): void {
-    this.particle(eid, 'setParticleFilter');
+    this.particle(eid, 'setParticleFilter', 'eid');
     writeParticleFilter(this.c, eid, parseFilter('setParticleFilter', f));
     this.pipeline.sleep.wakeParticle(this.ctx, eid); // its island wakes (src/systems/sleep.ts)
   }
@@ -569,19 +634,26 @@ export class PhysicsWorld {
     this.pipeline.sleep.wakeBody(this.ctx, body); // its island wakes (src/systems/sleep.ts)
   }
 
-  setColliderPose(eid: number, x: number, y: number, angle = this.c.Collider.angle[eid]!): void {
-    this.colliderId(eid, 'setColliderPose');
-    if (![x, y, angle].every(Number.isFinite)) throw new InputError('setColliderPose: arguments must be finite numbers');
+  /** Teleport a collider's pivot to (x, y) and its rotation to angle (rad); its velocity is kept. */
+  setColliderPose(eid: number, x: number, y: number, angle?: number): void {
+    const call = 'setColliderPose';
+    this.colliderId(eid, call);
     const K = this.c.Collider;
+    numArg(call, 'x', x, RANGES.coordinate);
+    numArg(call, 'y', y, RANGES.coordinate);
+    const a = optNumArg(call, 'angle', angle, RANGES.rotation, K.angle[eid]!);
     K.px[eid] = x;
     K.py[eid] = y;
-    K.angle[eid] = angle;
+    K.angle[eid] = a;
   }
 
   /** Kinematic velocity (m/s, rad/s): the collider moves by it every step and pushes what it touches. */
   setColliderVelocity(eid: number, vx: number, vy: number, omega = 0): void {
-    this.colliderId(eid, 'setColliderVelocity');
-    if (![vx, vy, omega].every(Number.isFinite)) throw new InputError('setColliderVelocity: arguments must be finite numbers');
+    const call = 'setColliderVelocity';
+    this.colliderId(eid, call);
+    numArg(call, 'vx', vx, RANGES.velocity);
+    numArg(call, 'vy', vy, RANGES.velocity);
+    numArg(call, 'omega', omega, RANGES.angularVelocity);
     const K = this.c.Collider;
     K.vx[eid] = vx;
     K.vy[eid] = vy;
@@ -589,10 +661,14 @@ export class PhysicsWorld {
   }
 
   /** Kinematic target: set the velocity so that the next step ends with the collider at (x, y, angle). */
-  moveColliderTo(eid: number, x: number, y: number, angle = this.c.Collider.angle[eid]!): void {
-    this.colliderId(eid, 'moveColliderTo');
+  moveColliderTo(eid: number, x: number, y: number, angle?: number): void {
+    const call = 'moveColliderTo';
+    this.colliderId(eid, call);
     const K = this.c.Collider;
-    this.setColliderVelocity(eid, (x - K.px[eid]!) / this.dt, (y - K.py[eid]!) / this.dt, (angle - K.angle[eid]!) / this.dt);
+    numArg(call, 'x', x, RANGES.coordinate);
+    numArg(call, 'y', y, RANGES.coordinate);
+    const a = optNumArg(call, 'angle', angle, RANGES.rotation, K.angle[eid]!);
+    this.setColliderVelocity(eid, (x - K.px[eid]!) / this.dt, (y - K.py[eid]!) / this.dt, (a - K.angle[eid]!) / this.dt);
   }
 
   /**
@@ -601,7 +677,9 @@ export class PhysicsWorld {
    * directly; this one checks that `eid` is an engine entity of this world.
    */
   removeEntity(eid: number): void {
-    if (!STORE_LISTS.some(([name]) => this.has(eid, this.c[name]))) throw new InputError(`removeEntity: ${eid} is not an entity of this world`);
+    if (!STORE_LISTS.some(([name]) => this.has(eid, this.c[name]))) {
+      throw new InputError(`removeEntity: 'eid': expected an engine entity of this world, got ${this.describe(eid)}`);
+    }
     removeEntity(this.ecs, eid);
   }
 
@@ -611,7 +689,8 @@ export class PhysicsWorld {
    * (its `fixed` flags are built with it); the component stays the truth.
    */
   setParticleFixed(eid: number, fixed: boolean): void {
-    this.particle(eid, 'setParticleFixed');
+    this.particle(eid, 'setParticleFixed', 'eid');
+    if (typeof fixed !== 'boolean') throw new InputError(`setParticleFixed: 'fixed': expected true or false, got ${shown(fixed)}`);
     const P = this.c.Particle;
     if (fixed) P.vx[eid] = P.vy[eid] = 0;
     if ((P.fixed[eid] === 1) === fixed) return;
@@ -625,7 +704,10 @@ export class PhysicsWorld {
    * when the preallocated capacity is full. Never rebuilds the topology.
    */
   setAnchor(eid: number, px: number, py: number, k: number): number {
-    this.particle(eid, 'setAnchor');
+    this.particle(eid, 'setAnchor', 'eid');
+    numArg('setAnchor', 'px', px, RANGES.coordinate);
+    numArg('setAnchor', 'py', py, RANGES.coordinate);
+    numArg('setAnchor', 'k', k, RANGES.coefficient);
     const t = this.topology();
     let node = -1;
     for (let i = 0; i < t.n; i++) if (t.particleEids[i] === eid) { node = i; break; }
@@ -853,7 +935,8 @@ export class PhysicsWorld {
   }
 
   /** Positions in creation order: x0, y0, x1, y1, … (allocation-free when `out` is given: renderers call it every frame). */
-  readPositions(out: Float64Array = new Float64Array(2 * this.particleCount())): Float64Array {
+  readPositions(out?: Float64Array): Float64Array {
+    out = out === undefined ? new Float64Array(2 * this.particleCount()) : outArg('readPositions', out, 2 * this.particleCount());
     const P = this.c.Particle;
     const ids = this.lists.particles;
     for (let i = 0; i < ids.length; i++) {
@@ -865,7 +948,8 @@ export class PhysicsWorld {
   }
 
   /** Velocities in creation order: vx0, vy0, vx1, vy1, … */
-  readVelocities(out: Float64Array = new Float64Array(2 * this.particleCount())): Float64Array {
+  readVelocities(out?: Float64Array): Float64Array {
+    out = out === undefined ? new Float64Array(2 * this.particleCount()) : outArg('readVelocities', out, 2 * this.particleCount());
     const P = this.c.Particle;
     const ids = this.lists.particles;
     for (let i = 0; i < ids.length; i++) {

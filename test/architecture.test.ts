@@ -14,7 +14,9 @@ const SRC = resolve(__dirname, '../src');
 
 /**
  * What each inner folder may import (besides itself). Top-level files (world.ts, warmup.ts, the
- * entry points) and the outer folders (scene, game, cli) sit above all of these.
+ * entry points) and the outer folders (scene, game, cli) sit above all of these, except the two
+ * leaves errors.ts and ranges.ts (the validity ranges and argument checks, which import only
+ * errors.ts): the layers that validate input may use them.
  */
 const LAYERS: Record<string, readonly string[]> = {
   math: [],
@@ -22,8 +24,8 @@ const LAYERS: Record<string, readonly string[]> = {
   elements: ['math'],
   mesh: ['math', 'errors.ts'],
   solver: ['components', 'elements', 'math', 'errors.ts'],
-  collision: ['solver', 'components', 'elements', 'math', 'errors.ts'],
-  systems: ['collision', 'solver', 'components', 'elements', 'math', 'errors.ts'],
+  collision: ['solver', 'components', 'elements', 'math', 'errors.ts', 'ranges.ts'],
+  systems: ['collision', 'solver', 'components', 'elements', 'math', 'errors.ts', 'ranges.ts'],
 };
 
 function sourceFiles(dir: string): string[] {

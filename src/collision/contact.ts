@@ -22,6 +22,7 @@
  * filtered. Other integrators use the velocity filter alone. `mode = 'simple'` instead reproduces
  * FOSSSim's SimpleCollisionHandler for XML scenes.
  */
+import { f, MAX_SPEED, numArg, RANGES } from '../ranges';
 import type { StepContext } from '../solver/context';
 import { buildBoundary, emptyBoundary, type ContactBoundary } from './boundary';
 import { setContactPairs } from '../solver/topology';
@@ -351,30 +352,36 @@ export class ContactSystem {
     return this.refinement.pinnedSolves;
   }
 
-  // ---- settings under their own names (ContactSettings documents each) ----
+  // ---- settings under their own names (ContactSettings documents each; a setter validates with
+  // src/ranges.ts: `contacts.cor = NaN` is an InputError, not a NaN in the next step) ----
   get cor(): number { return this.settings.cor; }
-  set cor(v: number) { this.settings.cor = v; }
+  set cor(v: number) { this.settings.cor = numArg('contacts', 'cor', v, RANGES.cor); }
   get friction(): number { return this.settings.friction; }
-  set friction(v: number) { this.settings.friction = v; }
+  set friction(v: number) { this.settings.friction = numArg('contacts', 'friction', v, RANGES.friction); }
   get cellSize(): number { return this.settings.cellSize; }
-  set cellSize(v: number) { this.settings.cellSize = v; }
+  set cellSize(v: number) { this.settings.cellSize = numArg('contacts', 'cellSize', v, RANGES.radius); }
   get stiffness(): number { return this.settings.stiffness; }
-  set stiffness(v: number) { this.settings.stiffness = v; }
+  set stiffness(v: number) { this.settings.stiffness = numArg('contacts', 'stiffness', v, RANGES.positiveCoefficient); }
   get frictionEpsV(): number { return this.settings.frictionEpsV; }
-  set frictionEpsV(v: number) { this.settings.frictionEpsV = v; }
+  set frictionEpsV(v: number) { this.settings.frictionEpsV = numArg('contacts', 'frictionEpsV', v, POSITIVE_SPEED); }
   get margin(): number { return this.settings.margin; }
-  set margin(v: number) { this.settings.margin = v; }
+  set margin(v: number) { this.settings.margin = numArg('contacts', 'margin', v, MARGIN); }
   get staleSteps(): number { return this.settings.staleSteps; }
-  set staleSteps(v: number) { this.settings.staleSteps = v; }
+  set staleSteps(v: number) { this.settings.staleSteps = numArg('contacts', 'staleSteps', v, COUNT); }
   get rebuildRate(): number { return this.settings.rebuildRate; }
-  set rebuildRate(v: number) { this.settings.rebuildRate = v; }
+  set rebuildRate(v: number) { this.settings.rebuildRate = numArg('contacts', 'rebuildRate', v, RANGES.coefficient); }
   get rebuildBurst(): number { return this.settings.rebuildBurst; }
-  set rebuildBurst(v: number) { this.settings.rebuildBurst = v; }
+  set rebuildBurst(v: number) { this.settings.rebuildBurst = numArg('contacts', 'rebuildBurst', v, COUNT); }
   get maxRefinements(): number { return this.settings.maxRefinements; }
-  set maxRefinements(v: number) { this.settings.maxRefinements = v; }
+  set maxRefinements(v: number) { this.settings.maxRefinements = numArg('contacts', 'maxRefinements', v, COUNT); }
   get iterations(): number { return this.settings.iterations; }
-  set iterations(v: number) { this.settings.iterations = v; }
+  set iterations(v: number) { this.settings.iterations = numArg('contacts', 'iterations', v, COUNT); }
 }
+
+/** Ranges of the tuning settings that src/ranges.ts has no name for. */
+const POSITIVE_SPEED = { what: `a number in (0, ${f(MAX_SPEED)}] (m/s)`, ok: (x: number) => x > 0 && x <= MAX_SPEED };
+const MARGIN = { what: 'a number in [0, 1000] (particle radii)', ok: (x: number) => x >= 0 && x <= 1000 };
+const COUNT = { what: 'an integer in [0, 1e9]', ok: (x: number) => Number.isInteger(x) && x >= 0 && x <= 1e9 };
 
 function samePairs(cp: Int32Array, count: number, saved: Int32Array): boolean {
   if (saved.length !== 2 * count) return false;

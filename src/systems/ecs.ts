@@ -24,6 +24,7 @@
 import { observe, onAdd, onRemove, removeEntity, addEntity, addComponent, type World } from 'bitecs';
 import { ensureCapacity, resetEntity, UNIFORM_DRAG, type Components } from '../components';
 import { cstRest, MATERIAL_NAMES } from '../elements';
+import { RANGES, type Range } from '../ranges';
 import { InputError } from '../errors';
 import { atan2 } from '../math';
 import type { EntityLists } from '../solver/topology';
@@ -249,11 +250,15 @@ export function hingeRest(c: Components, a: number, b: number, cc: number, out: 
 function validateNew(c: Components, list: ListName, e: number): void {
   if (list !== 'particles') return;
   const P = c.Particle;
-  for (const f of ['x', 'y', 'vx', 'vy'] as const) finite(P[f][e]!, 'Particle', e, f);
+  inRange(P.x[e]!, RANGES.coordinate, 'Particle', e, 'x');
+  inRange(P.y[e]!, RANGES.coordinate, 'Particle', e, 'y');
+  inRange(P.vx[e]!, RANGES.velocity, 'Particle', e, 'vx');
+  inRange(P.vy[e]!, RANGES.velocity, 'Particle', e, 'vy');
 }
 
 /**
- * The rules add* applies to its arguments, applied to the components' data: at topology builds
+ * The rules add* applies to its arguments (the ranges of src/ranges.ts, shared with the XML loader
+ * and PhysicsWorld), applied to the components' data: at topology builds
  * (`particles`: the particle ids, to check element references) and to a store edited since the
  * last step (`particles` null: references are checked by the diff, a changed one rebuilds).
  */
@@ -261,10 +266,8 @@ function validateEntity(c: Components, list: ListName, e: number, particles: Set
   switch (list) {
     case 'particles': {
       const P = c.Particle;
-      const m = P.m[e]!;
-      if (!(m >= 0) || !Number.isFinite(m)) bad('Particle', e, 'm', 'a finite number >= 0', m);
-      const r = P.radius[e]!;
-      if (!(r >= 0) || !Number.isFinite(r)) bad('Particle', e, 'radius', 'a finite number >= 0', r);
+      inRange(P.m[e]!, RANGES.mass, 'Particle', e, 'm');
+      inRange(P.radius[e]!, RANGES.radius, 'Particle', e, 'radius');
       if (P.fixed[e]! > 1) bad('Particle', e, 'fixed', '0 or 1', P.fixed[e]!);
       if (P.body[e]! < 0) bad('Particle', e, 'body', '0 or an id from createBody()', P.body[e]!);
       break;
@@ -272,25 +275,24 @@ function validateEntity(c: Components, list: ListName, e: number, particles: Set
     case 'springs': {
       const S = c.ElasticSpring;
       nodes(particles, 'ElasticSpring', e, S.a[e]!, S.b[e]!);
-      finite(S.alpha[e]!, 'ElasticSpring', e, 'alpha');
-      if (!(S.l0[e]! > 0) || !Number.isFinite(S.l0[e]!)) bad('ElasticSpring', e, 'l0', 'a finite number > 0', S.l0[e]!);
+      inRange(S.alpha[e]!, RANGES.coefficient, 'ElasticSpring', e, 'alpha');
+      inRange(S.l0[e]!, RANGES.length, 'ElasticSpring', e, 'l0');
       break;
     }
     case 'hinges': {
       const H = c.Hinge;
       nodes(particles, 'Hinge', e, H.a[e]!, H.b[e]!, H.c[e]!);
-      finite(H.alpha[e]!, 'Hinge', e, 'alpha');
-      finite(H.theta0[e]!, 'Hinge', e, 'theta0');
+      inRange(H.alpha[e]!, RANGES.coefficient, 'Hinge', e, 'alpha');
+      inRange(H.theta0[e]!, RANGES.angle, 'Hinge', e, 'theta0');
       if (!(H.ebSum[e]! > 0) || !Number.isFinite(H.ebSum[e]!)) bad('Hinge', e, 'ebSum', 'a finite number > 0 (the rest edges have zero total length?)', H.ebSum[e]!);
       break;
     }
     case 'triangles': {
       const T = c.Triangle;
       nodes(particles, 'Triangle', e, T.a[e]!, T.b[e]!, T.c[e]!);
-      const E = T.youngsModulus[e]!, nu = T.poissonRatio[e]!, rho = T.density[e]!;
-      if (!(E > 0) || !Number.isFinite(E)) bad('Triangle', e, 'youngsModulus', 'a finite number > 0', E);
-      if (!(nu > -1 && nu < 1)) bad('Triangle', e, 'poissonRatio', 'a number in (-1, 1)', nu);
-      if (!(rho >= 0) || !Number.isFinite(rho)) bad('Triangle', e, 'density', 'a finite number >= 0', rho);
+      inRange(T.youngsModulus[e]!, RANGES.positiveCoefficient, 'Triangle', e, 'youngsModulus');
+      inRange(T.poissonRatio[e]!, RANGES.poisson, 'Triangle', e, 'poissonRatio');
+      inRange(T.density[e]!, RANGES.coefficient, 'Triangle', e, 'density');
       if (!(T.material[e]! < MATERIAL_NAMES.length)) bad('Triangle', e, 'material', `an id in [0, ${MATERIAL_NAMES.length})`, T.material[e]!);
       if (!(T.area[e]! > 0) || !Number.isFinite(T.area[e]!)) bad('Triangle', e, 'area', 'a finite number > 0 (the rest triangle has zero area?)', T.area[e]!);
       for (const f of ['b00', 'b01', 'b10', 'b11'] as const) finite(T[f][e]!, 'Triangle', e, f);
@@ -299,23 +301,26 @@ function validateEntity(c: Components, list: ListName, e: number, particles: Set
     case 'dampedSprings': {
       const D = c.DampedSpring;
       nodes(particles, 'DampedSpring', e, D.a[e]!, D.b[e]!);
-      for (const f of ['k', 'l0', 'damping'] as const) finite(D[f][e]!, 'DampedSpring', e, f);
-      if (D.l0[e]! < 0) bad('DampedSpring', e, 'l0', 'a finite number >= 0', D.l0[e]!);
+      inRange(D.k[e]!, RANGES.coefficient, 'DampedSpring', e, 'k');
+      inRange(D.l0[e]!, RANGES.restLength, 'DampedSpring', e, 'l0');
+      inRange(D.damping[e]!, RANGES.coefficient, 'DampedSpring', e, 'damping');
       break;
     }
     case 'gravitation':
       nodes(particles, 'Gravitation', e, c.Gravitation.a[e]!, c.Gravitation.b[e]!);
-      finite(c.Gravitation.G[e]!, 'Gravitation', e, 'G');
+      inRange(c.Gravitation.G[e]!, RANGES.coefficient, 'Gravitation', e, 'G');
       break;
     case 'vortices':
       nodes(particles, 'Vortex', e, c.Vortex.a[e]!, c.Vortex.b[e]!);
-      finite(c.Vortex.kbs[e]!, 'Vortex', e, 'kbs');
-      finite(c.Vortex.kvc[e]!, 'Vortex', e, 'kvc');
+      inRange(c.Vortex.kbs[e]!, RANGES.signedCoefficient, 'Vortex', e, 'kbs');
+      inRange(c.Vortex.kvc[e]!, RANGES.signedCoefficient, 'Vortex', e, 'kvc');
       break;
     case 'uniform': {
       const U = c.UniformForce;
       if (U.kind[e]! > UNIFORM_DRAG) bad('UniformForce', e, 'kind', '0 (gravity), 1 (constant force) or 2 (drag)', U.kind[e]!);
-      for (const f of ['fx', 'fy', 'b'] as const) finite(U[f][e]!, 'UniformForce', e, f);
+      inRange(U.fx[e]!, RANGES.force, 'UniformForce', e, 'fx');
+      inRange(U.fy[e]!, RANGES.force, 'UniformForce', e, 'fy');
+      inRange(U.b[e]!, RANGES.coefficient, 'UniformForce', e, 'b');
       break;
     }
     case 'edges': {
@@ -325,12 +330,13 @@ function validateEntity(c: Components, list: ListName, e: number, particles: Set
           if (!particles.has(E[f][e]!)) bad('Edge', e, f, 'a particle entity of this world', E[f][e]!);
         }
       }
-      if (!(E.radius[e]! >= 0) || !Number.isFinite(E.radius[e]!)) bad('Edge', e, 'radius', 'a finite number >= 0', E.radius[e]!);
+      if (particles !== null && E.a[e] === E.b[e]) bad('Edge', e, 'a, b', 'two different particles', E.a[e]!);
+      inRange(E.radius[e]!, RANGES.radius, 'Edge', e, 'radius');
       break;
     }
     case 'halfplanes': {
       const H = c.Halfplane;
-      for (const f of ['px', 'py', 'nx', 'ny'] as const) finite(H[f][e]!, 'Halfplane', e, f);
+      for (const f of ['px', 'py', 'nx', 'ny'] as const) inRange(H[f][e]!, RANGES.coordinate, 'Halfplane', e, f);
       if (H.nx[e] === 0 && H.ny[e] === 0) bad('Halfplane', e, 'nx, ny', 'a non-zero normal', 0);
       break;
     }
@@ -354,6 +360,10 @@ function nodes(particles: Set<number> | null, store: string, e: number, a: numbe
 
 function finite(v: number, store: string, e: number, field: string): void {
   if (!Number.isFinite(v)) bad(store, e, field, 'a finite number', v);
+}
+
+function inRange(v: number, range: Range, store: string, e: number, field: string): void {
+  if (!Number.isFinite(v) || !range.ok(v)) bad(store, e, field, range.what, v);
 }
 
 function bad(store: string, e: number, field: string, expected: string, got: number): never {
