@@ -71,6 +71,11 @@ export class Collider {
   readonly pivotY: number;
   /** Pending `moveTo` target (m, rad counter-clockwise), consumed after the next step. */
   target: Float64Array | null = null;
+  /**
+   * Removed (removeCollider, or the world was replaced): the handle is stale, and every use of it is
+   * an InputError — its entity id may already belong to another collider (bitECS recycles ids).
+   */
+  removed = false;
   private readonly host: ColliderHost;
   private readonly owner: ColliderSet;
 
@@ -104,12 +109,21 @@ export class Collider {
     return this;
   }
 
+  /** Refuse a stale handle (see `removed`). */
+  private live(where: string): void {
+    if (this.removed) {
+      throw new InputError(`Collider.${where}: this collider was removed (removeCollider, or its world was replaced); its handle is stale (entity ${this.id} may now be another collider)`);
+    }
+  }
+
   private need(where: string): void {
+    this.live(where);
     if (!this.kinematic) throw new InputError(`Collider.${where}: a half-plane (bounds) cannot move; use a polygon or segment collider`);
   }
 
   /** Pivot x (px). Setting it moves the collider there in the next step (kinematic, carries bodies). */
   get x(): number {
+    this.live('x');
     return this.kinematic ? this.host.toPixelX(this.host.world.c.Collider.px[this.id]!) : this.host.toPixelX(this.pivotX);
   }
   set x(px: number) {
@@ -117,6 +131,7 @@ export class Collider {
   }
   /** Pivot y (px). */
   get y(): number {
+    this.live('y');
     return this.kinematic ? this.host.toPixelY(this.host.world.c.Collider.py[this.id]!) : this.host.toPixelY(this.pivotY);
   }
   set y(py: number) {
@@ -124,6 +139,7 @@ export class Collider {
   }
   /** Rotation (rad, clockwise on screen) about the pivot. */
   get rotation(): number {
+    this.live('rotation');
     return this.kinematic ? -this.host.world.c.Collider.angle[this.id]! + 0 : 0;
   }
   set rotation(r: number) {
@@ -138,8 +154,9 @@ export class Collider {
   }
 
   /** Kinematic move: over the next fixed step to pivot (x, y) px and `rotation` (rad, clockwise), then stop. */
-  moveTo(x: number, y: number, rotation = this.target ? -this.target[2]! : this.rotation): this {
+  moveTo(x: number, y: number, rotation?: number): this {
     this.need('moveTo');
+    rotation ??= this.target ? -this.target[2]! : this.rotation;
     if (![x, y, rotation].every(Number.isFinite)) throw new InputError(`Collider.moveTo: arguments must be finite numbers, got ${x}, ${y}, ${rotation}`);
     const h = this.host;
     const t = this.target ?? (this.target = new Float64Array(3));
@@ -284,11 +301,13 @@ export class ColliderSet {
     const m = this.moved.indexOf(c);
     if (m >= 0) this.moved.splice(m, 1);
     world.removeEntity(c.id);
+    c.removed = true;
     this.version++;
   }
 
   /** Forget every record (the world was replaced). */
   clear(): void {
+    for (const c of this.list) c.removed = true;
     this.list.length = 0;
     this.moved.length = 0;
     this.version++;

@@ -23,6 +23,7 @@ import { atan2 } from '../math';
 import { SoftQueries, type RaycastHit as QueryHit } from './queries';
 import { Recorder, applyReplayInput, readReplay, seek as seekReplay, type RecordOptions, type Replay } from '../replay';
 import { InputError } from '../errors';
+import { numArg, RANGES } from '../ranges';
 import { ContactDispatcher, type ContactType, type SoftContact as Contact, type ContactListener as Listener } from './contacts';
 
 export type { ContactType } from './contacts';
@@ -288,6 +289,7 @@ export class SoftBody {
 
   /** Centroid (pixels) of the current state: the plain mean of the particles (see `centerOfMass`). */
   get centroid(): { x: number; y: number } {
+    this.live('centroid');
     const P = this.sim.world.c.Particle;
     let sx = 0, sy = 0;
     for (const e of this.particles) {
@@ -300,17 +302,20 @@ export class SoftBody {
 
   /** Same as `centroid`. */
   get position(): { x: number; y: number } {
+    this.live('position');
     return this.centroid;
   }
 
   /** Centre of mass (pixels). */
   get centerOfMass(): { x: number; y: number } {
+    this.live('centerOfMass');
     this.control.centerOfMass(this.tmp);
     return { x: this.sim.toPixelX(this.tmp[0]!), y: this.sim.toPixelY(this.tmp[1]!) };
   }
 
   /** Centre-of-mass velocity of the free particles (px/s, y down). */
   get velocity(): { x: number; y: number } {
+    this.live('velocity');
     this.control.velocity(this.tmp);
     const ppm = this.sim.pixelsPerMetre;
     return { x: this.tmp[0]! * ppm, y: -this.tmp[1]! * ppm + 0 };
@@ -318,6 +323,7 @@ export class SoftBody {
 
   /** Linear momentum (kg·px/s, y down): applyImpulse changes it by exactly the impulse. */
   get momentum(): { x: number; y: number } {
+    this.live('momentum');
     this.control.momentum(this.tmp);
     const ppm = this.sim.pixelsPerMetre;
     return { x: this.tmp[0]! * ppm, y: -this.tmp[1]! * ppm + 0 };
@@ -325,32 +331,38 @@ export class SoftBody {
 
   /** Total mass (kg). */
   get mass(): number {
+    this.live('mass');
     return this.control.totalMass;
   }
 
   /** Best-fit rotation from the rest shape (rad, clockwise on screen like Phaser's `rotation`, in [−π, π)). */
   get angle(): number {
+    this.live('angle');
     return -this.control.angle + 0;
   }
 
   /** Rigid-fit angular velocity (rad/s, clockwise on screen). */
   get angularVelocity(): number {
+    this.live('angularVelocity');
     return -this.control.angularVelocity + 0;
   }
 
   /** Axis-aligned bounds (px): x, y (top left), width, height. */
   get boundingBox(): { x: number; y: number; width: number; height: number } {
+    this.live('boundingBox');
     this.control.boundingBox(this.tmp);
     const s = this.sim, t = this.tmp;
     return { x: s.toPixelX(t[0]!), y: s.toPixelY(t[3]!), width: (t[2]! - t[0]!) * s.pixelsPerMetre, height: (t[3]! - t[1]!) * s.pixelsPerMetre };
   }
 
   get isStatic(): boolean {
+    this.live('isStatic');
     return this.control.isStatic;
   }
 
   /** Centre-of-mass velocity (px/s, y down); internal wobble is kept. */
   setVelocity(vx: number, vy: number): this {
+    this.live('setVelocity');
     const ppm = this.sim.pixelsPerMetre;
     this.control.setVelocity(vx / ppm, -vy / ppm + 0);
     return this;
@@ -358,12 +370,14 @@ export class SoftBody {
 
   /** Rigid-fit angular velocity (rad/s, clockwise on screen). */
   setAngularVelocity(omega: number): this {
+    this.live('setAngularVelocity');
     this.control.setAngularVelocity(-omega + 0);
     return this;
   }
 
   /** Impulse (kg·px/s, y down), optionally at a point (px): momentum changes by exactly (ix, iy). */
   applyImpulse(ix: number, iy: number, at?: { x: number; y: number }): this {
+    this.live('applyImpulse');
     const s = this.sim, ppm = s.pixelsPerMetre;
     if (at) this.control.applyImpulse(ix / ppm, -iy / ppm + 0, s.toMetreX(at.x), s.toMetreY(at.y));
     else this.control.applyImpulse(ix / ppm, -iy / ppm + 0);
@@ -372,6 +386,7 @@ export class SoftBody {
 
   /** Force (kg·px/s², y down) over the next fixed step, or every step with `persistent`. */
   applyForce(fx: number, fy: number, persistent = false): this {
+    this.live('applyForce');
     const ppm = this.sim.pixelsPerMetre;
     this.control.applyForce(fx / ppm, -fy / ppm + 0, persistent);
     return this;
@@ -379,6 +394,7 @@ export class SoftBody {
 
   /** Torque (kg·px²/s², clockwise on screen) over the next fixed step, or every step with `persistent`. */
   applyTorque(torque: number, persistent = false): this {
+    this.live('applyTorque');
     const ppm = this.sim.pixelsPerMetre;
     this.control.applyTorque(-torque / (ppm * ppm) + 0, persistent);
     return this;
@@ -386,6 +402,7 @@ export class SoftBody {
 
   /** Angular impulse (kg·px²/s, clockwise on screen): a spin about the centre of mass. */
   applyAngularImpulse(L: number): this {
+    this.live('applyAngularImpulse');
     const ppm = this.sim.pixelsPerMetre;
     this.control.applyAngularImpulse(-L / (ppm * ppm) + 0);
     return this;
@@ -393,23 +410,27 @@ export class SoftBody {
 
   /** Drop persistent forces and torques. */
   clearForces(): this {
+    this.live('clearForces');
     this.control.clearForces();
     return this;
   }
 
   /** Static: every particle fixed in place (others rest on it); false: only the pinned ones. */
   setStatic(on = true): this {
+    this.live('setStatic');
     this.control.setStatic(on);
     return this;
   }
 
   /** Pin local particle i in place. */
   pin(i: number): this {
+    this.live('pin');
     this.control.pin(i);
     return this;
   }
 
   unpin(i: number): this {
+    this.live('unpin');
     this.control.unpin(i);
     return this;
   }
@@ -435,6 +456,7 @@ export class SoftBody {
 
   /** Move the centre of mass to (x, y) px; shape and velocities kept; no interpolation streak. */
   teleport(x: number, y: number): this {
+    this.live('teleport');
     this.control.teleport(this.sim.toMetreX(x), this.sim.toMetreY(y));
     this.sim.snapshot();
     return this;
@@ -442,6 +464,7 @@ export class SoftBody {
 
   /** Contact events of this body (same events as `SoftSim.on`, filtered to pairs with this body). */
   on(type: ContactType, fn: ContactListener): this {
+    this.live('on');
     (this.listeners[type] ??= []).push(fn);
     this.listenerCount++;
     this.sim.contactListenersChanged();
@@ -464,6 +487,7 @@ export class SoftBody {
    * positions; with `rotate` it also turns with the body's local rotation there.
    */
   attach(target: AttachTarget, o: AttachOptions = {}): Attachment {
+    this.live('attach');
     const s = this.sim;
     s.interpolate(s.alpha);
     const p = this.local, n = this.particles.length;
@@ -504,6 +528,17 @@ export class SoftBody {
 
   destroy(): void {
     this.sim.removeBody(this);
+  }
+
+  /**
+   * Refuse a stale handle: after destroy() / removeBody the body's particle ids may already belong
+   * to another body (bitECS recycles ids), so a late call would move or read someone else's
+   * particles. docs/design.md, "Stale handles".
+   */
+  private live(call: string): void {
+    if (this.destroyed) {
+      throw new InputError(`SoftBody.${call}: this body was removed (destroy() or removeBody()); its handle is stale (its particle ids may now belong to another body)`);
+    }
   }
 }
 
@@ -672,7 +707,8 @@ export class SoftSim {
 
   /** Gravity in the engine's units: m/s², y up ([0, −9.81] is standard gravity). */
   setGravityMetric(gx: number, gy: number): this {
-    if (!Number.isFinite(gx) || !Number.isFinite(gy)) throw new RangeError(`gravity must be two finite numbers, got [${gx}, ${gy}]`);
+    numArg('setGravityMetric', 'gx', gx, RANGES.force);
+    numArg('setGravityMetric', 'gy', gy, RANGES.force);
     if (this.gravityEid >= 0) this.world.removeEntity(this.gravityEid);
     this.gravityEid = gx !== 0 || gy !== 0 ? this.world.addGravity(gx, gy) : -1;
     this.gx = gx;
@@ -928,10 +964,21 @@ export class SoftSim {
 
   /** Render sync (render stage): keep this step's and the previous step's positions for interpolation, then the step listeners. */
   private readonly renderSync = (): void => {
-    const t = this.prev;
-    this.prev = this.curr;
-    this.curr = t;
-    this.world.readPositions(this.curr);
+    const n = 2 * this.world.particleCount();
+    if (this.curr.length !== n) {
+      // particles made or removed on the world directly (not through SoftSim): resize, at setup rate
+      // (readPositions refuses a short array; it used to drop the new particles silently)
+      this.curr = new Float64Array(n);
+      this.prev = new Float64Array(n);
+      this.renderPositions = new Float64Array(n);
+      this.world.readPositions(this.curr);
+      this.prev.set(this.curr);
+    } else {
+      const t = this.prev;
+      this.prev = this.curr;
+      this.curr = t;
+      this.world.readPositions(this.curr);
+    }
     for (const fn of this.stepListeners) fn(this);
   };
 
