@@ -120,6 +120,17 @@ describe('PhysicsWorld validates every public call like the loader', () => {
     expect(() => new PhysicsWorld({ newton: { maxIters: 65 } })).toThrow(/newton: 'maxIters': expected an integer in \[1, 64\], got 65/);
   });
 
+  it('the loader and the world agree on a zero-length damped spring (l0 = 0), and both refuse l0 = -1', () => {
+    const scene = (l0: string) =>
+      '<scene><duration time="0.1"/><integrator type="explicit-euler" dt="0.01"/>' +
+      '<particle m="1" px="0" py="0" vx="0" vy="0" fixed="1"/><particle m="1" px="1" py="0" vx="0" vy="0" fixed="0"/>' +
+      `<edge i="0" j="1"/><springforce edge="0" k="10" l0="${l0}"/></scene>`;
+    expect(buildScene(parseSceneXml(scene('0'), 'ok.xml')).world.lists.dampedSprings.length).toBe(1);
+    expect(() => parseSceneXml(scene('-1'), 'bad.xml')).toThrow(/'l0': expected 0 or a number in \[1e-9, 1e9\] \(m\)/);
+    const { w, a, b } = world();
+    expect(() => w.addDampedSpring(a, b, { k: 10, l0: -1 })).toThrow(/addDampedSpring: 'l0': expected 0 or a number in \[1e-9, 1e9\] \(m\), got -1/);
+  });
+
   it('values inside the ranges are accepted (zero-length damped springs, COR 1, zero radius)', () => {
     const { w, a, b } = world();
     expect(w.addDampedSpring(a, b, { k: 10, l0: 0 })).toBeGreaterThan(0);

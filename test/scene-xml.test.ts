@@ -375,12 +375,12 @@ describe('errors', () => {
     );
   });
 
-  it('l0 <= 0 for elastic and plain springs', () => {
+  it('l0 <= 0 for elastic springs, l0 < 0 for plain (damped) springs (a zero-length spring is valid, as in addDampedSpring)', () => {
     expect(errorOf(scene(`${TWO}\n<elasticbodyspringforce i1="0" i2="1" alpha="1" l0="0"/>`))).toMatch(
       /^bad\.xml: <elasticbodyspringforce> #0: attribute 'l0': expected a number in \[1e-9, 1e9\] \(m\), got "0"/,
     );
     expect(errorOf(scene(`${TWO}\n<edge i="0" j="1"/>\n<springforce edge="0" k="1" l0="-1"/>`))).toMatch(
-      /^bad\.xml: <springforce> #0: attribute 'l0': expected a number in \[1e-9, 1e9\] \(m\), got "-1"/,
+      /^bad\.xml: <springforce> #0: attribute 'l0': expected 0 or a number in \[1e-9, 1e9\] \(m\), got "-1"/,
     );
   });
 

@@ -502,7 +502,7 @@ function parseForce(r: TagReader, particles: ParticleDesc[], nEdges: number): Fo
         type: 'springforce',
         edge: r.index('edge', nEdges, 'edge'),
         k: r.num('k', RANGES.coefficient),
-        l0: r.num('l0', RANGES.length),
+        l0: r.num('l0', RANGES.restLength), // 0: a zero-length spring (addDampedSpring takes the same range)
         b: r.num('b', RANGES.coefficient, 0),
       };
     case 'simplegravity':
