@@ -140,3 +140,31 @@ describe('PhysicsWorld validates every public call like the loader', () => {
     w.step();
   });
 });
+
+describe('the game core checks its options with the same ranges', () => {
+  it('SoftSim options: each bad value is a located InputError', async () => {
+    const { SoftSim } = await import('../src/game/sim');
+    const cases: [object, RegExp][] = [
+      [{ pixelsPerMetre: 0 }, /SoftSim: 'pixelsPerMetre': expected a number in \[1e-6, 1e6\] \(px\/m\), got 0/],
+      [{ originX: NaN }, /SoftSim: 'originX': expected .*got NaN/],
+      [{ restitution: 5 }, /SoftSim: 'restitution': expected a number in \[0, 1\].*got 5/],
+      [{ friction: -1 }, /SoftSim: 'friction': expected a number in \[0, 1000\], got -1/],
+      [{ dt: -1 }, /PhysicsWorld: 'dt': expected .*got -1/],
+      [{ integrator: 'rk4' }, /PhysicsWorld: 'integrator': expected one of/],
+      [{ gravity: [0, Infinity] }, /SoftSim: 'gravity'\[1\]: expected .*got Infinity/],
+      [{ maxStepsPerFrame: 0 }, /maxStepsPerFrame must be an integer >= 1, got 0/],
+    ];
+    for (const [opts, re] of cases) {
+      let err: unknown;
+      try {
+        new SoftSim(opts as never);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, JSON.stringify(opts)).toBeInstanceOf(InputError);
+      expect((err as Error).message).toMatch(re);
+    }
+    const sim = new SoftSim();
+    expect(() => sim.setGravityMetric(0, NaN)).toThrow(/setGravityMetric: 'gy': expected .*got NaN/);
+  });
+});

@@ -1,3 +1,4 @@
+import { InputError } from '../src/errors';
 import { describe, expect, it } from 'vitest';
 import { FixedStepAccumulator, lerpStates } from '../src/game/accumulator';
 
@@ -80,8 +81,8 @@ describe('FixedStepAccumulator', () => {
   });
 
   it('rejects bad options', () => {
-    expect(() => new FixedStepAccumulator({ dt: 0 })).toThrow(RangeError);
-    expect(() => new FixedStepAccumulator({ maxStepsPerFrame: 0 })).toThrow(RangeError);
+    expect(() => new FixedStepAccumulator({ dt: 0 })).toThrow(InputError);
+    expect(() => new FixedStepAccumulator({ maxStepsPerFrame: 0 })).toThrow(InputError);
   });
 
   it('lerpStates interpolates in place', () => {

@@ -4,6 +4,7 @@
  * clamped cantilevers against beam theory, and a coil spring that keeps its shape and bobs a weight. Game-mode Newton
  * at 60 Hz throughout.
  */
+import { InputError } from '../src/errors';
 import { describe, expect, it } from 'vitest';
 import { SoftSim, ropeParameters, type RopeOptions, type SoftBody } from '../src/game/sim';
 
@@ -48,8 +49,8 @@ describe('rope options in physical units', () => {
     const d = ropeParameters(pts);
     expect(d.EA).toBeCloseTo(200 * G * 3, 9);
     expect(d.EI).toBe(0.025);
-    expect(() => ropeParameters(pts, { sag: 0 })).toThrow(RangeError);
-    expect(() => ropeParameters(pts, { linearDensity: -1 })).toThrow(RangeError);
+    expect(() => ropeParameters(pts, { sag: 0 })).toThrow(InputError);
+    expect(() => ropeParameters(pts, { linearDensity: -1 })).toThrow(InputError);
   });
 
   it('the world gets exactly those masses, spring and hinge alphas; clampStart fixes the first two nodes', () => {

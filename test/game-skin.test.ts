@@ -1,3 +1,4 @@
+import { InputError } from '../src/errors';
 import { describe, expect, it } from 'vitest';
 import { Skin } from '../src/game/skin';
 import { mesh2dIndices, mesh2dVertices, uvFromBounds } from '../src/game/mesh2d';
@@ -81,8 +82,8 @@ describe('Skin', () => {
       expect(buf[4 * v + 2]).toBe(before[4 * v + 2]); // uv untouched
       expect(buf[4 * v + 3]).toBe(before[4 * v + 3]);
     }
-    expect(() => s.update(sim.positions, new Float32Array(3))).toThrow(RangeError);
-    expect(() => s.setOutput({ stride: 4, offset: 3 })).toThrow(RangeError);
+    expect(() => s.update(sim.positions, new Float32Array(3))).toThrow(InputError);
+    expect(() => s.setOutput({ stride: 4, offset: 3 })).toThrow(InputError);
   });
 });
 

@@ -17,6 +17,7 @@
  * `alpha` in [0, 1) is the fraction of a step still in the accumulator after
  * `advance`; render `lerp(previous, current, alpha)` for smooth motion.
  */
+import { InputError } from '../errors';
 export interface AccumulatorOptions {
   /** Fixed step in seconds (default 1/60). */
   dt?: number;
@@ -47,9 +48,9 @@ export class FixedStepAccumulator {
 
   constructor(opts: AccumulatorOptions = {}) {
     const dt = opts.dt ?? 1 / 60;
-    if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`dt must be a positive finite number, got ${dt}`);
+    if (!(dt > 0) || !Number.isFinite(dt)) throw new InputError(`dt must be a positive finite number, got ${dt}`);
     const max = opts.maxStepsPerFrame ?? 5;
-    if (!Number.isInteger(max) || max < 1) throw new RangeError(`maxStepsPerFrame must be an integer >= 1, got ${max}`);
+    if (!Number.isInteger(max) || max < 1) throw new InputError(`maxStepsPerFrame must be an integer >= 1, got ${max}`);
     this.dt = dt;
     this.maxStepsPerFrame = max;
     this.dtMs = dt * 1000;

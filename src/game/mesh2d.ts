@@ -7,6 +7,7 @@
  * in place every frame (e.g. by Skin.update with stride 4) is picked up
  * without any further call. No Phaser import here: testable in Node.
  */
+import { InputError } from '../errors';
 
 /**
  * u, v per vertex mapping the bounding box of `positions` (y-up) to [0, 1]^2,
@@ -39,7 +40,7 @@ export function uvFromBounds(positions: ArrayLike<number>): Float32Array {
  */
 export function mesh2dVertices(positions: ArrayLike<number>, uvs: ArrayLike<number>, pixelsPerMetre: number): Float32Array {
   const n = positions.length / 2;
-  if (uvs.length < 2 * n) throw new RangeError(`mesh2dVertices: ${uvs.length / 2} uvs for ${n} vertices`);
+  if (uvs.length < 2 * n) throw new InputError(`mesh2dVertices: ${uvs.length / 2} uvs for ${n} vertices`);
   const out = new Float32Array(4 * n);
   for (let i = 0; i < n; i++) {
     out[4 * i] = positions[2 * i]! * pixelsPerMetre;

@@ -15,6 +15,7 @@
  * Mesh2D skins (WebGL), textured rope strips, or flat-shaded Graphics triangles
  * (Canvas renderer), plus an optional debug overlay.
  */
+import { InputError } from '../errors';
 import Phaser from 'phaser';
 import { SoftSim, SoftBody, type ContactListener, type ContactType, type JellyOptions, type RopeOptions, type SheetOptions, type SoftSimOptions } from './sim';
 import type { SoftQueries } from './queries';
@@ -128,7 +129,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
    */
   configure(opts: ElasticaPluginOptions): this {
     if (opts.gravity && opts.gravityMetric) {
-      throw new RangeError('configure: give either gravity (px/s², y down) or gravityMetric (m/s², y up), not both');
+      throw new InputError('configure: give either gravity (px/s², y down) or gravityMetric (m/s², y up), not both');
     }
     const merged = { ...this.options, ...opts };
     // the latest gravity wins, in whichever unit it was given
@@ -138,7 +139,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
     const s = this.current;
     if (s) {
       if (opts.pixelsPerMetre !== undefined) {
-        if (!(opts.pixelsPerMetre > 0)) throw new RangeError(`pixelsPerMetre must be > 0, got ${opts.pixelsPerMetre}`);
+        if (!(opts.pixelsPerMetre > 0)) throw new InputError(`pixelsPerMetre must be > 0, got ${opts.pixelsPerMetre}`);
         s.pixelsPerMetre = opts.pixelsPerMetre;
       }
       if (opts.originX !== undefined) s.originX = opts.originX;
@@ -580,7 +581,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
 function frameUVs(scene: Phaser.Scene, key: string, frameName: string | number, uv: Float32Array): void {
   const f = scene.textures.getFrame(key, frameName) as Phaser.Textures.Frame | null;
   if (!f || (f.name !== frameName && String(frameName) !== f.name)) {
-    throw new RangeError(`ElasticaPlugin: texture '${key}' has no frame '${String(frameName)}'`);
+    throw new InputError(`ElasticaPlugin: texture '${key}' has no frame '${String(frameName)}'`);
   }
   const W = f.source.width, H = f.source.height;
   for (let i = 0; i < uv.length; i += 2) {

@@ -23,7 +23,7 @@ import { atan2 } from '../math';
 import { SoftQueries, type RaycastHit as QueryHit } from './queries';
 import { Recorder, applyReplayInput, readReplay, seek as seekReplay, type RecordOptions, type Replay } from '../replay';
 import { InputError } from '../errors';
-import { numArg, RANGES } from '../ranges';
+import { numArg, numArrayArg, objArg, optNumArg, RANGES } from '../ranges';
 import { ContactDispatcher, type ContactType, type SoftContact as Contact, type ContactListener as Listener } from './contacts';
 
 export type { ContactType } from './contacts';
@@ -493,7 +493,7 @@ export class SoftBody {
     const p = this.local, n = this.particles.length;
     let i: [number, number, number], w: [number, number, number];
     if (typeof o.at === 'number') {
-      if (!Number.isInteger(o.at) || o.at < 0 || o.at >= n) throw new RangeError(`attach: particle index must be in [0, ${n - 1}], got ${o.at}`);
+      if (!Number.isInteger(o.at) || o.at < 0 || o.at >= n) throw new InputError(`attach: particle index must be in [0, ${n - 1}], got ${o.at}`);
       const j = o.at, t = this.triangles;
       let k = 0;
       while (k < t.length && t[k] !== j && t[k + 1] !== j && t[k + 2] !== j) k += 3;
@@ -662,19 +662,23 @@ export class SoftSim {
   grabbed: SoftBody | null = null;
 
   constructor(opts: SoftSimOptions = {}) {
-    this.pixelsPerMetre = opts.pixelsPerMetre ?? 50;
-    this.originX = opts.originX ?? 0;
-    this.originY = opts.originY ?? 0;
+    opts = objArg('SoftSim', 'options', opts, true);
+    this.pixelsPerMetre = optNumArg('SoftSim', 'pixelsPerMetre', opts.pixelsPerMetre, PIXELS_PER_METRE, 50);
+    this.originX = optNumArg('SoftSim', 'originX', opts.originX, RANGES.coordinate, 0);
+    this.originY = optNumArg('SoftSim', 'originY', opts.originY, RANGES.coordinate, 0);
     this.maxStepsPerFrame = opts.maxStepsPerFrame ?? 5;
-    this.grabStiffness = opts.grabStiffness ?? 2000;
+    this.grabStiffness = optNumArg('SoftSim', 'grabStiffness', opts.grabStiffness, RANGES.coefficient, 2000);
+    optNumArg('SoftSim', 'contactRadius', opts.contactRadius, RANGES.radius, 0);
+    if (opts.gravity) numArrayArg('SoftSim', 'gravity', opts.gravity, RANGES.force, { length: 2 });
+    if (opts.gravityMetric) numArrayArg('SoftSim', 'gravityMetric', opts.gravityMetric, RANGES.force, { length: 2 });
     const g = metricGravity(opts, this.pixelsPerMetre);
     this.gx = g[0];
     this.gy = g[1];
     this.contactRadius = opts.contactRadius ?? 0.02;
     this.world = new PhysicsWorld({ dt: opts.dt ?? 1 / 60, gravity: null, integrator: opts.integrator, newton: opts.newton, sleeping: opts.sleeping ?? true });
     this.world.contacts.enabled = true;
-    this.world.contacts.friction = opts.friction ?? 0.5;
-    this.world.contacts.cor = opts.restitution ?? 0;
+    this.world.contacts.friction = optNumArg('SoftSim', 'friction', opts.friction, RANGES.friction, 0.5);
+    this.world.contacts.cor = optNumArg('SoftSim', 'restitution', opts.restitution, RANGES.cor, 0);
     // Contact inside the game-mode Newton solve (docs/contact.md): the velocity filter alone inverts soft bodies
     // dropped from a metre at 60 Hz.
     this.world.contacts.implicit = opts.implicitContact ?? true;
@@ -887,7 +891,7 @@ export class SoftSim {
   /** Contact events after every fixed step: 'contactstart' | 'contactactive' | 'contactend' (src/game/contacts.ts). */
   on(type: ContactType, fn: ContactListener): this {
     const l = this.contacts.listeners[type];
-    if (!l) throw new RangeError(`on: unknown event '${String(type)}' (expected contactstart, contactactive or contactend)`);
+    if (!l) throw new InputError(`on: unknown event '${String(type)}' (expected contactstart, contactactive or contactend)`);
     l.push(fn);
     this.contacts.recount();
     return this;
@@ -1139,7 +1143,7 @@ export class SoftSim {
       const res = (o.resolution ?? (o.radius ?? 40) / 3) / ppm;
       mesh = meshCircle(r, Math.max(1, Math.round(r / res)));
     } else if (shape === 'polygon') {
-      if (!o.points || o.points.length < 6) throw new RangeError('jelly: a polygon needs at least 3 points');
+      if (!o.points || o.points.length < 6) throw new InputError('jelly: a polygon needs at least 3 points');
       const pts = new Float64Array(o.points.length);
       for (let i = 0; i < pts.length; i += 2) {
         pts[i] = o.points[i]! / ppm;
@@ -1164,7 +1168,7 @@ export class SoftSim {
    * neighbours and bending hinges on consecutive triples.
    */
   rope(points: ArrayLike<number>, o: RopeOptions = {}): SoftBody {
-    if (points.length < 4) throw new RangeError('rope: needs at least 2 points');
+    if (points.length < 4) throw new InputError('rope: needs at least 2 points');
     const w = this.world;
     const src: number[] = [];
     for (let i = 0; i < points.length; i += 2) src.push(this.toMetreX(points[i]!), this.toMetreY(points[i + 1]!));
@@ -1199,12 +1203,12 @@ export class SoftSim {
   tie(a: SoftBody, ai: number, b: SoftBody, stiffness = 2e4, minLength = 0.02, rank = 0): number {
     const P = this.world.c.Particle;
     const e = a.particles[ai];
-    if (e === undefined) throw new RangeError(`tie: body a has no node ${ai}`);
+    if (e === undefined) throw new InputError(`tie: body a has no node ${ai}`);
     const byDistance = b.particles
       .map((f, k) => ({ f, k, d: (P.x[f]! - P.x[e]!) ** 2 + (P.y[f]! - P.y[e]!) ** 2 }))
       .sort((p, q) => p.d - q.d || p.k - q.k);
     const pick = byDistance[rank];
-    if (!pick) throw new RangeError(`tie: body b has no node of rank ${rank}`);
+    if (!pick) throw new InputError(`tie: body b has no node of rank ${rank}`);
     return this.world.addSpring(e, pick.f, { alpha: stiffness, l0: Math.max(minLength, Math.sqrt(pick.d)) });
   }
 
@@ -1332,11 +1336,14 @@ export class SoftSim {
   }
 }
 
+/** Pixels per metre: a scale whose products with coordinates stay in range. */
+const PIXELS_PER_METRE = { what: 'a number in [1e-6, 1e6] (px/m)', ok: (x: number) => x >= 1e-6 && x <= 1e6 };
+
 /** SoftSimOptions' gravity as m/s², y up: `gravityMetric`, or `gravity` (px/s², y down) converted, or standard gravity. */
 function metricGravity(o: SoftSimOptions, pixelsPerMetre: number): [number, number] {
-  if (o.gravity && o.gravityMetric) throw new RangeError('gravity: give either gravity (px/s², y down) or gravityMetric (m/s², y up), not both');
+  if (o.gravity && o.gravityMetric) throw new InputError('gravity: give either gravity (px/s², y down) or gravityMetric (m/s², y up), not both');
   const g = o.gravityMetric ?? (o.gravity ? [o.gravity[0] / pixelsPerMetre + 0, -o.gravity[1] / pixelsPerMetre + 0] : [0, -9.81]);
-  if (!Number.isFinite(g[0]) || !Number.isFinite(g[1])) throw new RangeError(`gravity must be two finite numbers, got [${g[0]}, ${g[1]}]`);
+  if (!Number.isFinite(g[0]) || !Number.isFinite(g[1])) throw new InputError(`gravity must be two finite numbers, got [${g[0]}, ${g[1]}]`);
   return [g[0], g[1]];
 }
 
@@ -1350,7 +1357,7 @@ export const ROPE_REFERENCE_GRAVITY = 9.81;
 export function ropeParameters(pts: ArrayLike<number>, o: RopeOptions = {}): { mass: Float64Array; length: number; EA: number; EI: number; springAlpha: number; hingeAlpha: number } {
   const n = pts.length / 2;
   const rho = o.linearDensity ?? 1;
-  if (!(rho > 0) || !Number.isFinite(rho)) throw new RangeError(`rope: linearDensity must be a finite number > 0, got ${rho}`);
+  if (!(rho > 0) || !Number.isFinite(rho)) throw new InputError(`rope: linearDensity must be a finite number > 0, got ${rho}`);
   const mass = new Float64Array(n);
   let length = 0;
   for (let i = 1; i < n; i++) {
@@ -1361,14 +1368,14 @@ export function ropeParameters(pts: ArrayLike<number>, o: RopeOptions = {}): { m
   }
   const g = ROPE_REFERENCE_GRAVITY;
   const EA = o.stiffness ?? 200 * rho * g * length;
-  if (!(EA > 0) || !Number.isFinite(EA)) throw new RangeError(`rope: stiffness must be a finite number > 0, got ${EA}`);
+  if (!(EA > 0) || !Number.isFinite(EA)) throw new InputError(`rope: stiffness must be a finite number > 0, got ${EA}`);
   let EI: number;
   if (o.bendStiffness !== undefined) EI = o.bendStiffness;
   else if (o.sag !== undefined) {
-    if (!(o.sag > 0) || !Number.isFinite(o.sag)) throw new RangeError(`rope: sag must be a finite number > 0, got ${o.sag}`);
+    if (!(o.sag > 0) || !Number.isFinite(o.sag)) throw new InputError(`rope: sag must be a finite number > 0, got ${o.sag}`);
     EI = (rho * g * length ** 3) / (8 * o.sag);
   } else EI = 0.025;
-  if (!(EI >= 0) || !Number.isFinite(EI)) throw new RangeError(`rope: bendStiffness must be a finite number ≥ 0, got ${EI}`);
+  if (!(EI >= 0) || !Number.isFinite(EI)) throw new InputError(`rope: bendStiffness must be a finite number ≥ 0, got ${EI}`);
   return { mass, length, EA, EI, springAlpha: EA, hingeAlpha: 2 * EI };
 }
 

@@ -8,6 +8,7 @@
  * allocation, optionally writing straight into an interleaved vertex buffer
  * (Phaser's Mesh2D uses x, y, u, v: stride 4) in pixels with a y flip.
  */
+import { InputError } from '../errors';
 
 export interface SkinOutput {
   /** Numbers per vertex in the output array (2 for x, y; 4 for Phaser Mesh2D x, y, u, v). Default 2. */
@@ -49,7 +50,7 @@ export class Skin {
    */
   constructor(simRest: ArrayLike<number>, simTriangles: ArrayLike<number>, display: ArrayLike<number>, tolerance = 1e-9) {
     const nt = simTriangles.length / 3;
-    if (nt < 1) throw new RangeError('Skin: the simulation mesh has no triangles');
+    if (nt < 1) throw new InputError('Skin: the simulation mesh has no triangles');
     const n = display.length / 2;
     this.count = n;
     this.triangle = new Uint32Array(n);
@@ -90,7 +91,7 @@ export class Skin {
         outside++;
         best = nearest;
       }
-      if (best < 0) throw new RangeError('Skin: every simulation triangle is degenerate');
+      if (best < 0) throw new InputError('Skin: every simulation triangle is degenerate');
       this.bind(v, best, px, py, simRest, simTriangles);
     }
     this.outsideCount = outside;
@@ -123,7 +124,7 @@ export class Skin {
     this.tx = o.translateX ?? 0;
     this.ty = o.translateY ?? 0;
     if (!Number.isInteger(this.stride) || this.stride < 2 || this.offset < 0 || this.offset + 2 > this.stride) {
-      throw new RangeError(`Skin.setOutput: bad stride ${this.stride} / offset ${this.offset}`);
+      throw new InputError(`Skin.setOutput: bad stride ${this.stride} / offset ${this.offset}`);
     }
     return this;
   }
@@ -139,7 +140,7 @@ export class Skin {
    */
   update(sim: ArrayLike<number>, out: Out): void {
     const { count, simIndex: idx, weight: w, stride, offset, sx, sy, tx, ty } = this;
-    if (out.length < count * stride) throw new RangeError(`Skin.update: output has ${out.length} entries, needs ${count * stride}`);
+    if (out.length < count * stride) throw new InputError(`Skin.update: output has ${out.length} entries, needs ${count * stride}`);
     for (let v = 0, k = 0, o = offset; v < count; v++, k += 3, o += stride) {
       const a = idx[k]!, b = idx[k + 1]!, c = idx[k + 2]!;
       const wa = w[k]!, wb = w[k + 1]!, wc = w[k + 2]!;

@@ -1,3 +1,4 @@
+import { InputError } from '../errors';
 import type { MeshData } from './types';
 
 /**
@@ -7,7 +8,7 @@ import type { MeshData } from './types';
  * whose vertices all lie inside the original triangles (for exact skinning).
  */
 export function refineMesh(mesh: MeshData, d: number): MeshData {
-  if (!Number.isInteger(d) || d < 1) throw new RangeError(`refineMesh: d must be an integer >= 1, got ${d}`);
+  if (!Number.isInteger(d) || d < 1) throw new InputError(`refineMesh: d must be an integer >= 1, got ${d}`);
   const P = mesh.positions, T = mesh.triangles;
   const nv = P.length / 2;
   if (d === 1) return { positions: Float64Array.from(P), triangles: Uint32Array.from(T) };
