@@ -3,6 +3,7 @@
  * an Error with a message, so `expect(...)` of any test runner works). docs/replay.md shows them
  * with Vitest.
  */
+import { InputError } from './errors';
 import { readReplay, replay, type ReplayResult } from './replay';
 import type { PhysicsWorld } from './world';
 
@@ -21,6 +22,7 @@ export interface TwiceResult {
 export function simulateTwiceAndCompare(
   setup: () => PhysicsWorld, steps: number, drive?: (world: PhysicsWorld, step: number) => void,
 ): TwiceResult {
+  if (!Number.isInteger(steps) || steps < 0) throw new InputError(`simulateTwiceAndCompare: 'steps': expected an integer >= 0, got ${steps}`);
   const a = setup(), b = setup();
   for (let s = 0; s < steps; s++) {
     drive?.(a, s);

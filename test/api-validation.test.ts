@@ -168,3 +168,42 @@ describe('the game core checks its options with the same ranges', () => {
     expect(() => sim.setGravityMetric(0, NaN)).toThrow(/setGravityMetric: 'gy': expected .*got NaN/);
   });
 });
+
+describe('the rest of the public surface', () => {
+  it('a body whose options are refused leaves no half-built body (jelly, sheet, rope)', async () => {
+    const { SoftSim } = await import('../src/game/sim');
+    const sim = new SoftSim();
+    sim.jelly(100, 100, {});
+    const hash = sim.world.stateHash();
+    const lists = JSON.stringify(sim.world.lists);
+    expect(() => sim.jelly(300, 100, { stiffness: -1 })).toThrow(/jelly: 'stiffness': expected a number in \[1e-30, 1e13\], got -1/);
+    expect(() => sim.jelly(300, 100, { poissonRatio: 1 })).toThrow(/jelly: 'poissonRatio': expected/);
+    expect(() => sim.sheet(300, 100, { density: NaN })).toThrow(/sheet: 'density': expected .*got NaN/);
+    expect(() => sim.jelly(1e12, 100, {})).toThrow(/jelly: 'position \(m, after the pixel conversion\)'\[\d+\]: expected a number with \|x\| <= 1e9/);
+    expect(() => sim.rope([0, 0, 1e12, 0], {})).toThrow(/rope: 'points \(m, after the pixel conversion\)'\[2\]/);
+    expect(sim.world.stateHash()).toBe(hash);
+    expect(JSON.stringify(sim.world.lists)).toBe(lists);
+    expect(sim.bodies.length).toBe(1);
+  });
+
+  it('meshing refuses sizes whose arrays cannot be allocated (was a RangeError from the typed array)', async () => {
+    const { meshBox, meshCircle, meshSheet } = await import('../src/mesh');
+    expect(() => meshBox(1, 1, 1e9, 1e9)).toThrow(/meshBox: expected at most 10000000 vertices/);
+    expect(() => meshSheet(1, 1, 1e5, 1e5)).toThrow(InputError);
+    expect(() => meshCircle(1, 1e6)).toThrow(/meshCircle rings: expected an integer in \[1, 1800\]/);
+  });
+
+  it('anchors.setTarget refuses a slot with no anchor and a non-finite target (was silently written)', () => {
+    const { w, a } = world();
+    const slot = w.setAnchor(a, 0, 0, 100);
+    expect(() => w.anchors.setTarget(slot + 1, 0, 0)).toThrow(/anchors\.setTarget: expected a slot in \[0, 1\)/);
+    expect(() => w.anchors.setTarget(slot, NaN, 0)).toThrow(/anchors\.setTarget: .*got slot 0, \(NaN, 0\)/);
+    w.anchors.setTarget(slot, 1, 1);
+    w.step();
+  });
+
+  it('simulateTwiceAndCompare refuses a negative step count', async () => {
+    const { simulateTwiceAndCompare } = await import('../src/testing');
+    expect(() => simulateTwiceAndCompare(() => new PhysicsWorld(), -5)).toThrow(/simulateTwiceAndCompare: 'steps': expected an integer >= 0, got -5/);
+  });
+});

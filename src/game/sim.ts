@@ -10,7 +10,7 @@
  * Frame deltas only decide how many steps run, so the same inputs give the same
  * state after the same number of steps at any frame rate.
  */
-import type { MaterialName } from '../elements';
+import { MATERIAL_NAMES, type MaterialName } from '../elements';
 import { PhysicsWorld, warmUpEngine, type WarmUpOptions, type WarmUpReport, type WorldOptions } from '../world';
 import type { CollisionFilter, FilterOptions } from '../systems/filters';
 import { meshBox, meshCircle, meshPolygon, meshSheet, type MeshData } from '../mesh';
@@ -23,7 +23,7 @@ import { atan2 } from '../math';
 import { SoftQueries, type RaycastHit as QueryHit } from './queries';
 import { Recorder, applyReplayInput, readReplay, seek as seekReplay, type RecordOptions, type Replay } from '../replay';
 import { InputError } from '../errors';
-import { numArg, numArrayArg, objArg, optNumArg, RANGES } from '../ranges';
+import { numArg, numArrayArg, objArg, oneOfArg, optNumArg, RANGES } from '../ranges';
 import { ContactDispatcher, type ContactType, type SoftContact as Contact, type ContactListener as Listener } from './contacts';
 
 export type { ContactType } from './contacts';
@@ -1109,9 +1109,14 @@ export class SoftSim {
   }
 
   // ---- factory --------------------------------------------------------------
-  private material(o: MaterialOptions): { youngsModulus: number; poissonRatio: number; density: number; material?: MaterialName } {
-    const m = { youngsModulus: o.stiffness ?? 2e4, poissonRatio: o.poissonRatio ?? 0.3, density: o.density ?? 100 };
-    return o.material === undefined ? m : { ...m, material: o.material };
+  /** A body's material options as addTriangle takes them, checked with addTriangle's ranges under the option names. */
+  private material(o: MaterialOptions, call: string): { youngsModulus: number; poissonRatio: number; density: number; material?: MaterialName } {
+    const m = {
+      youngsModulus: optNumArg(call, 'stiffness', o.stiffness, RANGES.positiveCoefficient, 2e4),
+      poissonRatio: optNumArg(call, 'poissonRatio', o.poissonRatio, RANGES.poisson, 0.3),
+      density: optNumArg(call, 'density', o.density, RANGES.coefficient, 100),
+    };
+    return o.material === undefined ? m : { ...m, material: oneOfArg(call, 'material', o.material, MATERIAL_NAMES) };
   }
 
   /** Adds particles at mesh positions (m, relative to cx, cy) and CST triangles. */
@@ -1120,13 +1125,15 @@ export class SoftSim {
     const n = mesh.positions.length / 2;
     const ids: number[] = [];
     const rest = new Float64Array(2 * n);
-    const body = w.createBody();
     for (let i = 0; i < n; i++) {
       rest[2 * i] = mesh.positions[2 * i]! + cx;
       rest[2 * i + 1] = mesh.positions[2 * i + 1]! + cy;
-      ids.push(w.addParticle({ x: rest[2 * i]!, y: rest[2 * i + 1]!, m: 0, radius: this.contactRadius, body }));
     }
-    const mat = this.material(o);
+    // every value checked before the first entity is made: a refused body leaves no half-built body behind
+    numArrayArg(kind, 'position (m, after the pixel conversion)', rest, RANGES.coordinate, {});
+    const mat = this.material(o, kind);
+    const body = w.createBody();
+    for (let i = 0; i < n; i++) ids.push(w.addParticle({ x: rest[2 * i]!, y: rest[2 * i + 1]!, m: 0, radius: this.contactRadius, body }));
     const elements: number[] = [];
     const t = mesh.triangles;
     for (let k = 0; k < t.length; k += 3) elements.push(w.addTriangle(ids[t[k]!]!, ids[t[k + 1]!]!, ids[t[k + 2]!]!, mat));
@@ -1174,7 +1181,8 @@ export class SoftSim {
     for (let i = 0; i < points.length; i += 2) src.push(this.toMetreX(points[i]!), this.toMetreY(points[i + 1]!));
     const pts = o.segments ? resample(src, o.segments) : src;
     const n = pts.length / 2;
-    const p = ropeParameters(pts, o);
+    numArrayArg('rope', 'points (m, after the pixel conversion)', pts, RANGES.coordinate, {});
+    const p = ropeParameters(pts, o); // checks the options: nothing is made before both pass
     const ids: number[] = [];
     const body = o.bodyContact === false ? 0 : w.createBody();
     const last = n - 1;

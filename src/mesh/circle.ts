@@ -11,7 +11,7 @@ import type { MeshData } from './types';
  */
 export function meshCircle(r: number, rings: number): MeshData {
   if (!(r > 0) || !Number.isFinite(r)) throw new InputError(`meshCircle r: expected a positive finite radius, got ${r}`);
-  if (!Number.isInteger(rings) || rings < 1) throw new InputError(`meshCircle rings: expected an integer >= 1, got ${rings}`);
+  if (!Number.isInteger(rings) || rings < 1 || rings > 1800) throw new InputError(`meshCircle rings: expected an integer in [1, 1800] (at most ~10 M vertices), got ${rings}`);
   const nv = 1 + 3 * rings * (rings + 1);
   const positions = new Float64Array(nv * 2);
   const sc: [number, number] = [0, 0];

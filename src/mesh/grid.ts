@@ -1,8 +1,16 @@
 import { InputError } from '../errors';
 import type { MeshData, SheetData } from './types';
 
+/** Most vertices of a grid mesh (10 M: 160 MB of coordinates; a bigger body is no game body). */
+export const MAX_GRID_VERTICES = 10_000_000;
+
 function requireCells(n: number, name: string): void {
   if (!Number.isInteger(n) || n < 1) throw new InputError(`${name}: expected an integer >= 1, got ${n}`);
+}
+function requireGrid(nx: number, ny: number, name: string): void {
+  if ((nx + 1) * (ny + 1) > MAX_GRID_VERTICES) {
+    throw new InputError(`${name}: expected at most ${MAX_GRID_VERTICES} vertices ((nx + 1)(ny + 1)), got nx = ${nx}, ny = ${ny}`);
+  }
 }
 function requireSize(v: number, name: string): void {
   if (!(v > 0) || !Number.isFinite(v)) throw new InputError(`${name}: expected a positive finite size, got ${v}`);
@@ -59,6 +67,7 @@ export function meshBox(w: number, h: number, nx: number, ny: number): MeshData 
   requireSize(h, 'meshBox h');
   requireCells(nx, 'meshBox nx');
   requireCells(ny, 'meshBox ny');
+  requireGrid(nx, ny, 'meshBox');
   return grid(-w / 2, -h / 2, w, h, nx, ny);
 }
 
@@ -101,6 +110,7 @@ export function meshSheet(w: number, h: number, nx: number, ny: number): SheetDa
   requireSize(h, 'meshSheet h');
   requireCells(nx, 'meshSheet nx');
   requireCells(ny, 'meshSheet ny');
+  requireGrid(nx, ny, 'meshSheet');
   const m = grid(-w / 2, -h, w, h, nx, ny);
   const top = new Uint32Array(nx + 1);
   for (let i = 0; i <= nx; i++) top[i] = ny * (nx + 1) + i;

@@ -7,7 +7,7 @@ import { InputError } from '../errors';
  * for bending stiffness).
  */
 export function ropePoints(x0: number, y0: number, x1: number, y1: number, segments: number): Float64Array {
-  if (!Number.isInteger(segments) || segments < 1) throw new InputError(`ropePoints segments: expected an integer >= 1, got ${segments}`);
+  if (!Number.isInteger(segments) || segments < 1 || segments > 1e7) throw new InputError(`ropePoints segments: expected an integer in [1, 1e7], got ${segments}`);
   for (const [v, n] of [[x0, 'x0'], [y0, 'y0'], [x1, 'x1'], [y1, 'y1']] as const) {
     if (!Number.isFinite(v)) throw new InputError(`ropePoints ${n}: expected a finite number, got ${v}`);
   }

@@ -10,6 +10,7 @@
  * Drivers over loop kernels; doubles cross calls only through scratch (g, h, es, res): docs/design.md,
  * "Scratch and calling convention".
  */
+import { InputError } from '../errors';
 import {
   springEnergy, springGradient, springHessian,
   bendingEnergy, bendingGradient, bendingHessian,
@@ -401,7 +402,11 @@ export class AnchorSet {
     return s;
   }
 
+  /** Move anchor `slot`'s target (m); a slot that holds no anchor or a non-finite target is an InputError. */
   setTarget(slot: number, px: number, py: number): void {
+    if (!(slot >= 0 && slot < this.count && slot === (slot | 0)) || !Number.isFinite(px) || !Number.isFinite(py)) {
+      throw new InputError(`anchors.setTarget: expected a slot in [0, ${this.count}) and a finite target, got slot ${slot}, (${px}, ${py})`);
+    }
     this.target[2 * slot] = px;
     this.target[2 * slot + 1] = py;
   }
