@@ -137,7 +137,14 @@ class Sweep {
   /** Set if a removal did not find its edge (never seen; the caller then checks every pair). */
   lost = false;
 
-  constructor(private readonly p: ArrayLike<number>, private readonly n: number, private readonly order: Int32Array) {
+  private readonly p: ArrayLike<number>;
+  private readonly n: number;
+  private readonly order: Int32Array;
+
+  constructor(p: ArrayLike<number>, n: number, order: Int32Array) {
+    this.p = p;
+    this.n = n;
+    this.order = order;
     this.lo = new Int32Array(n);
     this.hi = new Int32Array(n);
     this.left = new Int32Array(n).fill(-1);
