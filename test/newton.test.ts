@@ -98,8 +98,15 @@ describe('game-mode Newton', () => {
   it('rejects vortex forces in game mode with a clear InputError', () => {
     const w = new PhysicsWorld();
     const a = w.addParticle({ x: 0, y: 0, m: 1 }), b = w.addParticle({ x: 1, y: 0, m: 1 });
-    w.addVortex(a, b, 1, 1);
-    expect(() => w.step()).toThrow(/vortex/);
+    // refused when made (it used to throw at the next step): the world is unchanged and still steps
+    expect(() => w.addVortex(a, b, 1, 1)).toThrow(/addVortex: vortex forces need FOSSSim semantics/);
+    expect(w.lists.vortices.length).toBe(0);
+    w.step();
+    // and switching a world with a vortex into game mode is refused the same way
+    const e = new PhysicsWorld({ newton: 'fosssim' });
+    e.addVortex(e.addParticle({ x: 0, y: 0, m: 1 }), e.addParticle({ x: 1, y: 0, m: 1 }), 1, 1);
+    expect(() => { e.newton = { maxIters: 5 } as never; }).toThrow(/PhysicsWorld: 'newton': vortex forces need FOSSSim semantics/);
+    expect(e.newton).toBe('fosssim');
     const f = new PhysicsWorld({ newton: 'fosssim' });
     const c = f.addParticle({ x: 0, y: 0, m: 1 }), d = f.addParticle({ x: 1, y: 0, m: 1 });
     f.addVortex(c, d, 1, 1);
