@@ -281,6 +281,7 @@ export class SoftBody {
   }
 
   private applyFilter(f: FilterOptions): void {
+    this.live('setCollisionFilter / setSensor');
     const w = this.sim.world;
     if (this.bodyId > 0) w.setBodyFilter(this.bodyId, f);
     else for (const e of this.particles) w.setParticleFilter(e, f);
