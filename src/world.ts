@@ -762,7 +762,7 @@ export class PhysicsWorld {
 
   /** Whether a particle entity sleeps. */
   isParticleSleeping(eid: number): boolean {
-    this.particle(eid, 'isParticleSleeping');
+    this.particle(eid, 'isParticleSleeping', 'eid');
     this.pipeline.ensureTopology();
     return this.pipeline.sleep.isParticleSleeping(this.ctx, eid);
   }
