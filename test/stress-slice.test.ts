@@ -48,7 +48,7 @@ describe('game mode under abuse (the stress matrix\'s worst cells)', () => {
 describe('newton.maxStepIters (the step budget)', () => {
   it('is validated, kept by snapshots, and bounds the iterations of a step with contact refinements', () => {
     expect(() => runCell(cell('stvk', 1e6, 30, 0.3, 'rest'), 1, { maxStepIters: -1 })).not.toThrow(); // runCell reports, never throws
-    expect(runCell(cell('stvk', 1e6, 30, 0.3, 'rest'), 1, { maxStepIters: -1 }).exception).toMatch(/maxStepIters must be a whole number in \[0, 1000\]/);
+    expect(runCell(cell('stvk', 1e6, 30, 0.3, 'rest'), 1, { maxStepIters: -1 }).exception).toMatch(/maxStepIters': expected a whole number in \[0, 1000\]/);
     expect(runCell(cell('stvk', 1e6, 30, 0.3, 'rest'), 1, { maxStepIters: 2.5 }).exception).toMatch(/maxStepIters/);
     const { world } = buildCell(cell('corotational', 1e6, 30, 0.3, 'scrambled'), { maxStepIters: 3 });
     for (let s = 0; s < 20; s++) {
