@@ -257,21 +257,9 @@ export class SpatialHash {
     const inv = this.grid[1]!, q = this.q;
     const x0 = cellIndex(q[0]! * inv), y0 = cellIndex(q[1]! * inv);
     const x1 = cellIndex(q[2]! * inv), y1 = cellIndex(q[3]! * inv);
-    const stamp = this.stamp, b = this.boxes;
-    let now = ++this.stampNow;
-    if (now === 0x7fffffff) {
-      stamp.fill(0);
-      this.stampNow = now = 1;
-    }
-    let k = 0;
-    for (let s = 0; s < this.nBig; s++) {
-      const i = this.big[s]!;
-      const o = 4 * i;
-      if (b[o]! > x1 || b[o + 2]! < x0 || b[o + 1]! > y1 || b[o + 3]! < y0) continue;
-      stamp[i] = now;
-      if (k === out.buf.length) grow(out);
-      out.buf[k++] = i;
-    }
+    // a fresh stamp and the large items first, as a multi-cell pass starts
+    let k = this.beginPassQ(out);
+    const stamp = this.stamp, b = this.boxes, now = this.stampNow;
     if (!((x1 - x0 + 1) * (y1 - y0 + 1) <= this.maxCells * 4)) {
       // Huge query, or a NaN bound (whose cell loops would run over the other axis's whole range):
       // scan all items' boxes directly (a NaN bound excludes nothing).
