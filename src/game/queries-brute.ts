@@ -15,7 +15,7 @@
  * per call). Ties go to the earlier body or collider (creation order), so results are deterministic. The
  * types and the small kernels here are shared with queries.ts.
  */
-import type { Collider } from './colliders';
+import type { Collider, ColliderShape } from './colliders';
 import type { PhysicsWorld } from '../world';
 
 /** What queries read of a body (SoftBody satisfies it). */
@@ -184,14 +184,7 @@ export class BruteForceQueries<B extends QueryBody> {
       c.posePoint(sh.bx, sh.by, q);
       return this.raySeg(ax, ay, dx, dy, pt[0]!, pt[1]!, q[0]!, q[1]!);
     }
-    let pts: Float64Array;
-    if (sh.kind === 'segment') {
-      const ex = sh.bx - sh.ax, ey = sh.by - sh.ay, l = Math.sqrt(ex * ex + ey * ey) || 1, nx = (-ey / l) * sh.r, ny = (ex / l) * sh.r;
-      pts = this.poly;
-      pts[0] = sh.ax - nx; pts[1] = sh.ay - ny; pts[2] = sh.bx - nx; pts[3] = sh.by - ny;
-      pts[4] = sh.bx + nx; pts[5] = sh.by + ny; pts[6] = sh.ax + nx; pts[7] = sh.ay + ny;
-    } else pts = sh.points;
-    const nv = sh.kind === 'segment' ? 4 : pts.length / 2;
+    const pts = colliderOutline(sh, this.poly), nv = sh.kind === 'segment' ? 4 : pts.length / 2;
     let hit = false;
     for (let k = 0; k < nv; k++) {
       const l = k + 1 < nv ? k + 1 : 0;
@@ -255,6 +248,18 @@ export class BruteForceQueries<B extends QueryBody> {
  * Output arrays are refilled in place and shortened by pop(): `out.length = 0` gives a JS array a fresh empty
  * backing store, which the following pushes reallocate (as in src/collision/events.ts).
  */
+/**
+ * The outline (local coordinates, x0, y0, x1, y1, …) of a polygon collider, or of a thick segment: the
+ * rectangle of half-width r around it, written into `box` (8 numbers). Shared by both raycasts.
+ */
+export function colliderOutline(sh: Extract<ColliderShape, { kind: 'segment' | 'polygon' }>, box: Float64Array): Float64Array {
+  if (sh.kind !== 'segment') return sh.points;
+  const ex = sh.bx - sh.ax, ey = sh.by - sh.ay, l = Math.sqrt(ex * ex + ey * ey) || 1, nx = (-ey / l) * sh.r, ny = (ex / l) * sh.r;
+  box[0] = sh.ax - nx; box[1] = sh.ay - ny; box[2] = sh.bx - nx; box[3] = sh.by - ny;
+  box[4] = sh.bx + nx; box[5] = sh.by + ny; box[6] = sh.ax + nx; box[7] = sh.ay + ny;
+  return box;
+}
+
 export function put<T>(out: T[], i: number, v: T): void {
   if (i < out.length) out[i] = v;
   else out.push(v);

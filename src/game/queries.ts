@@ -27,7 +27,7 @@ import { SpatialHash } from '../collision/hash';
 import { growF, growI } from '../collision/buffers';
 import type { Collider } from './colliders';
 import {
-  BruteForceQueries, boundaryEdges, inTriangle, put, segDist2, truncate, type QueryBody, type QueryHost, type RaycastHit,
+  BruteForceQueries, boundaryEdges, colliderOutline, inTriangle, put, segDist2, truncate, type QueryBody, type QueryHost, type RaycastHit,
 } from './queries-brute';
 
 export { BruteForceQueries } from './queries-brute';
@@ -427,14 +427,7 @@ export class SoftQueries<B extends QueryBody> {
       this.shape(RAY_SEGMENT, k, pt[0]!, pt[1]!, q[0]!, q[1]!);
       return;
     }
-    let pts: Float64Array;
-    if (sh.kind === 'segment') {
-      const ex = sh.bx - sh.ax, ey = sh.by - sh.ay, l = Math.sqrt(ex * ex + ey * ey) || 1, nx = (-ey / l) * sh.r, ny = (ex / l) * sh.r;
-      pts = this.poly;
-      pts[0] = sh.ax - nx; pts[1] = sh.ay - ny; pts[2] = sh.bx - nx; pts[3] = sh.by - ny;
-      pts[4] = sh.bx + nx; pts[5] = sh.by + ny; pts[6] = sh.ax + nx; pts[7] = sh.ay + ny;
-    } else pts = sh.points;
-    const nv = sh.kind === 'segment' ? 4 : pts.length / 2;
+    const pts = colliderOutline(sh, this.poly), nv = sh.kind === 'segment' ? 4 : pts.length / 2;
     for (let v = 0; v < nv; v++) {
       const l = v + 1 < nv ? v + 1 : 0;
       c.posePoint(pts[2 * v]!, pts[2 * v + 1]!, pt);
@@ -469,20 +462,15 @@ function begin(h: SpatialHash, n: number, cell: number): void {
 
 /** Ray R against the segment between body particles a and b (positions X, Y). */
 function raySegNodes(X: Float64Array, Y: Float64Array, a: number, b: number): boolean {
-  const px = X[a]!, py = Y[a]!, qx = X[b]!, qy = Y[b]!;
-  const ax = R[R_AX]!, ay = R[R_AY]!, dx = R[R_DX]!, dy = R[R_DY]!;
-  const ex = qx - px, ey = qy - py;
-  const den = dx * ey - dy * ex;
-  if (den === 0) return false;
-  const wx = px - ax, wy = py - ay;
-  const t = (wx * ey - wy * ex) / den, u = (wx * dy - wy * dx) / den;
-  if (t < 0 || t > 1 || u < 0 || u > 1) return false;
-  R[R_T] = t;
-  R[R_NX] = ex;
-  R[R_NY] = ey;
-  segNormal();
-  return true;
+  NODES[0] = X[a]!;
+  NODES[1] = Y[a]!;
+  NODES[2] = X[b]!;
+  NODES[3] = Y[b]!;
+  return raySegAt(NODES, 0, NODES, 2);
 }
+
+/** raySegNodes' end points, interleaved for raySegAt. */
+const NODES = new Float64Array(4);
 
 /** Ray R against segment G[p], G[p + 1] – G[q], G[q + 1] (R_T, R_NX, R_NY: t in [0, 1] and the normal facing the ray). */
 function raySegAt(G: Float64Array, p: number, H: Float64Array, q: number): boolean {
