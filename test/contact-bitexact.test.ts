@@ -14,19 +14,11 @@
  * (guard pairs, the box bound in the line search, continued solves; 2.8 mm), 'cloth' with both
  * (14 mm). The slopes and the COR scenes kept their hashes.
  */
-import { createHash } from 'node:crypto';
+import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { makeJellyPile } from '../src/cli/bench-jellies';
 import { meshBox, meshSheet } from '../src/mesh';
-
-function digest(w: PhysicsWorld): string {
-  const h = createHash('sha256');
-  const p = w.readPositions(), v = w.readVelocities();
-  h.update(new Uint8Array(p.buffer, p.byteOffset, p.byteLength));
-  h.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
-  return h.digest('hex').slice(0, 32);
-}
 
 /** 10 jellies × 50 triangles in a box of half-planes, game mode (implicit contact), 150 steps. */
 function pile(): PhysicsWorld {

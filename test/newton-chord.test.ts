@@ -10,19 +10,11 @@
  *     tolerance of the chord-free solver;
  *   - the direct LDLᵀ path (below pcgMinDofs: the 1k/4k jellies, the pile) never takes one.
  */
-import { createHash } from 'node:crypto';
+import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { buildJelly } from '../src/cli/bench-jellies';
 import { MATERIAL_NAMES, type MaterialName } from '../src/elements';
-
-function digest(w: PhysicsWorld): string {
-  const h = createHash('sha256');
-  const p = w.readPositions(), v = w.readVelocities();
-  h.update(new Uint8Array(p.buffer, p.byteOffset, p.byteLength));
-  h.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
-  return h.digest('hex').slice(0, 32);
-}
 
 /** test/solver-bitexact.test.ts's PCG jelly (200 triangles, shear kick), with the given chordWithin. */
 function jelly(material: MaterialName, kick: number, chordWithin: number, triangles = 200): PhysicsWorld {

@@ -14,19 +14,11 @@
  * (fosssim 901793e2…, neohookean 8c2ac18e…), and that the states with and without chord
  * iterations agree within the Newton tolerance.
  */
-import { createHash } from 'node:crypto';
+import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { buildJelly } from '../src/cli/bench-jellies';
 import { MATERIAL_NAMES, type MaterialName } from '../src/elements';
-
-function digest(w: PhysicsWorld): string {
-  const h = createHash('sha256');
-  const p = w.readPositions(), v = w.readVelocities();
-  h.update(new Uint8Array(p.buffer, p.byteOffset, p.byteLength));
-  h.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
-  return h.digest('hex').slice(0, 32);
-}
 
 /** A 200-triangle jelly of the given material, kicked (shear velocity) so Newton takes several iterations. */
 function jelly(material: MaterialName, pcg: boolean, kick: number): PhysicsWorld {

@@ -779,14 +779,7 @@ export class SoftSim {
     const dense = new Map<number, number>();
     for (let i = 0; i < eids.length; i++) dense.set(eids[i]!, i);
     for (const b of this.bodies) for (let k = 0; k < b.particles.length; k++) b.index[k] = dense.get(b.particles[k]!) ?? -1;
-    const n = 2 * t.n;
-    if (this.curr.length !== n) {
-      this.curr = new Float64Array(n);
-      this.prev = new Float64Array(n);
-      this.renderPositions = new Float64Array(n);
-    }
-    this.world.readPositions(this.curr);
-    this.prev.set(this.curr);
+    this.seedPositions(2 * t.n);
     this.renderPositions.set(this.curr);
     if (this.grabbing) this.rebuildGrab();
   }
@@ -967,17 +960,24 @@ export class SoftSim {
     }
   };
 
+  /** Position buffers for n coordinates (new ones when the count changed), with the current positions in curr and prev. */
+  private seedPositions(n: number): void {
+    if (this.curr.length !== n) {
+      this.curr = new Float64Array(n);
+      this.prev = new Float64Array(n);
+      this.renderPositions = new Float64Array(n);
+    }
+    this.world.readPositions(this.curr);
+    this.prev.set(this.curr);
+  }
+
   /** Render sync (render stage): keep this step's and the previous step's positions for interpolation, then the step listeners. */
   private readonly renderSync = (): void => {
     const n = 2 * this.world.particleCount();
     if (this.curr.length !== n) {
       // particles made or removed on the world directly (not through SoftSim): resize, at setup rate
       // (readPositions refuses a short array; it used to drop the new particles silently)
-      this.curr = new Float64Array(n);
-      this.prev = new Float64Array(n);
-      this.renderPositions = new Float64Array(n);
-      this.world.readPositions(this.curr);
-      this.prev.set(this.curr);
+      this.seedPositions(n);
     } else {
       const t = this.prev;
       this.prev = this.curr;
