@@ -426,22 +426,25 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
   return results;
 }
 
+/** A PNG (base64) decoded in the page: its RGBA bytes (page source text, as the snippets below). */
+const PNG_PIXELS = `async (b64) => {
+  const img = new Image();
+  img.src = 'data:image/png;base64,' + b64;
+  await img.decode();
+  const c = document.createElement('canvas');
+  c.width = img.width;
+  c.height = img.height;
+  const ctx = c.getContext('2d');
+  ctx.drawImage(img, 0, 0);
+  return ctx.getImageData(0, 0, c.width, c.height).data;
+}`;
+
 /**
  * Share of pixels that differ (any channel by > 24) between two same-sized PNGs (base64);
  * evaluated in the page as source text (tsx would wrap nested functions in __name helpers).
  */
 const DIFF_PNGS = `async (a, b) => {
-  const load = async (b64) => {
-    const img = new Image();
-    img.src = 'data:image/png;base64,' + b64;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const ctx = c.getContext('2d');
-    ctx.drawImage(img, 0, 0);
-    return ctx.getImageData(0, 0, c.width, c.height).data;
-  };
+  const load = ${PNG_PIXELS};
   const da = await load(a), db = await load(b);
   let diff = 0;
   for (let i = 0; i < da.length; i += 4) {
@@ -485,15 +488,7 @@ async function renderPathComparison(
 
 /** Pixels with every channel below 12 in a PNG (base64), evaluated in the page. */
 const COUNT_BLACK = `async (b64) => {
-  const img = new Image();
-  img.src = 'data:image/png;base64,' + b64;
-  await img.decode();
-  const c = document.createElement('canvas');
-  c.width = img.width;
-  c.height = img.height;
-  const ctx = c.getContext('2d');
-  ctx.drawImage(img, 0, 0);
-  const d = ctx.getImageData(0, 0, c.width, c.height).data;
+  const d = await (${PNG_PIXELS})(b64);
   let n = 0;
   for (let i = 0; i < d.length; i += 4) if (d[i] < 12 && d[i + 1] < 12 && d[i + 2] < 12) n++;
   return n;
