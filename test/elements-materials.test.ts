@@ -483,4 +483,42 @@ describe('neohookean below NH_J_MIN (issue 16: soft jellies collapsed and explod
     }
     expect(checked).toBe(20);
   });
+
+  it('gradient and Hessian match central differences for inverted triangles (J < 0)', () => {
+    const rnd = mulberry32(902);
+    let checked = 0;
+    for (let trial = 0; trial < 200 && checked < 30; trial++) {
+      const t = randomTri(rnd);
+      const x = deform(t, rnd, 0.2);
+      // mirror vertex 3 through the line of vertices 1, 2 (by a random amount): J < 0
+      const y = x.slice();
+      const ex = y[2]! - y[0]!, ey = y[3]! - y[1]!, px = y[4]! - y[0]!, py = y[5]! - y[1]!;
+      const d = (px * ex + py * ey) / (ex * ex + ey * ey);
+      const f = -0.2 - 1.5 * rnd();
+      y[4] = y[0]! + d * ex + f * (px - d * ex);
+      y[5] = y[1]! + d * ey + f * (py - d * ey);
+      if (!(J(t, y) < -0.02)) continue;
+      checked++;
+      const g = new Float64Array(6);
+      G(MAT_NEOHOOKEAN, t)(y, g);
+      expect(relErr(g, fdGradient(W(MAT_NEOHOOKEAN, t), y, 1e-7))).toBeLessThan(1e-6);
+      expect(relErr(H(MAT_NEOHOOKEAN, t, y), fdJacobian(G(MAT_NEOHOOKEAN, t), 6, y, 1e-7))).toBeLessThan(1e-6);
+    }
+    expect(checked).toBe(30);
+  });
+
+  it('an inverted triangle stores energy of the order of μ|F|², not |F|⁶ (scrambled jellies exploded, issue 16)', () => {
+    // the unit right triangle mirrored (J = −1) and mirrored and stretched k times (J = −k²)
+    const t = { rest: Float64Array.of(0, 0, 1, 0, 0, 1), area: 0.5, b: [1, 0, 0, 1] as [number, number, number, number] };
+    const mu = lameMu(E, NU), lam = lameLambda(E, NU);
+    for (const k of [1, 2, 4, 8]) {
+      const y = Float64Array.of(0, 0, -k, 0, 0, k);
+      expect(J(t, y)).toBeCloseTo(-k * k, 12);
+      const w = W(MAT_NEOHOOKEAN, t)(y) / t.area;
+      // |F|² = 2k²; the volume term D (J − 1)² = (μ + λ)/2 (k² + 1)² is the material's own
+      const shape = w - ((mu + lam) / 2) * (k * k + 1) * (k * k + 1);
+      expect(shape).toBeGreaterThan(0);
+      expect(shape).toBeLessThanOrEqual(mu * 2 * k * k * 20);
+    }
+  });
 });

@@ -9,6 +9,10 @@
  *       inverted after 300 steps: self-contact kept the body from turning back through itself
  *   stvk E = 1e6, dt = 1/30, ν = 0.3, scrambled with newton.maxStepIters = 10  (no step budget before:
  *       20 iterations a step, hundreds of steps)
+ *   neohookean E = 1e4, dt = 1/240, ν = 0.3, mirrored  hung in mid-air with 19 triangles inverted: the
+ *       inversion guard cut every step to nothing beside a recovering neighbour (src/systems/inversion.ts)
+ *   neohookean E = 1e6, dt = 1/240, ν = 0.3, scrambled  exploded (|x| 2,174 m): the quadratic Taylor
+ *       continuation of 1/J stored |F|⁶ energy in inverted triangles (src/elements/materials.ts, nhG)
  */
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
@@ -35,6 +39,20 @@ describe('game mode under abuse (the stress matrix\'s worst cells)', () => {
       expect(r.failSafeSteps).toBe(0);
     });
   }
+
+  it('neohookean E=1e4 dt=1/240 mirrored: never hangs in mid-air (inversion-guard deadlock), recovers', { timeout: 180_000 }, () => {
+    const r = runCell(cell('neohookean', 1e4, 240, 0.3, 'mirrored'));
+    expect(defects(r)).toEqual([]);
+    expect(r.frozen).toBe(false);
+    expect(r.invertedEnd).toBe(0);
+    expect(r.minY).toBeLessThan(0.05); // it reached the floor
+  });
+
+  it('neohookean E=1e6 dt=1/240 scrambled: the energy stored in inverted triangles does not blow the jelly away', { timeout: 180_000 }, () => {
+    const r = runCell(cell('neohookean', 1e6, 240, 0.3, 'scrambled'));
+    expect(defects(r)).toEqual([]);
+    expect(r.maxAbs).toBeLessThan(5);
+  });
 
   it('a scrambled start with newton.maxStepIters = 10: no step takes more, the state stays valid and recovers', { timeout: 180_000 }, () => {
     const r = runCell(cell('stvk', 1e6, 30, 0.3, 'scrambled'), 300, { maxStepIters: 10 });

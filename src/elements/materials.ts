@@ -11,7 +11,7 @@
  *                       ψ = μ/4 Σ g(σᵢ)² + λ/8 (Σ g(σᵢ))², g(σ) = σ² − 1 for σ ≥ STVK_SIGMA_MIN
  *                       (exactly StVK) and its C¹ linear continuation below (not even in σ);
  *   2 MAT_NEOHOOKEAN    ψ = C (tr(FᵀF) g(J) − 2) + D (J − 1)², g(J) = 1/J for J ≥ NH_J_MIN and
- *                       its C² quadratic Taylor extension below (inversion-safe);
+ *                       a bounded C¹ continuation below (inversion-safe; nhG);
  *   3 MAT_COROTATIONAL  ψ = μ Σ(sᵢ − 1)² + λ/2 (s0 + s1 − 2)² on the signed principal stretches
  *                       (F = R S, R a rotation) = μ(|F|² − 2r + 2) + λ/2 (r − 2)²,
  *                       r = tr S = ‖(f00 + f11, f10 − f01)‖.
@@ -101,26 +101,39 @@ export function triangleJ(
 
 // ---- Neo-Hookean guard g(J) --------------------------------------------------
 
+/**
+ * Below NH_J_MIN, 1/J is continued by g(J) = 1/e + A u/(1 + B u), u = e − J ≥ 0, e = NH_J_MIN,
+ * A = 1/e² (so g and g′ meet 1/J's at e: C¹) and B = 1/(e (NH_G_LIMIT − 1)), so g rises monotonically
+ * to NH_G_LIMIT/e as the triangle inverts and never beyond: the energy of an inverted triangle grows
+ * like |F|² (as StVK's and the corotational material's do), not like the quadratic Taylor
+ * extension's |F|⁶, which stored 1,400× the rest-shape scale in a mirrored triangle and made
+ * scrambled jellies explode (issue 16). g″ < 0 below e: ψ is C¹ with a Hessian jump at J = e
+ * (StVK's continuation below STVK_SIGMA_MIN is C¹ too).
+ */
+export const NH_G_LIMIT = 2;
+const NH_A = 1 / (NH_J_MIN * NH_J_MIN);
+const NH_B = 1 / (NH_J_MIN * (NH_G_LIMIT - 1));
+
 function nhG(J: number): number {
   if (J >= NH_J_MIN) return 1 / J;
-  const e = NH_J_MIN, t = J - e;
-  return 1 / e - t / (e * e) + (t * t) / (e * e * e);
+  const u = NH_J_MIN - J;
+  return 1 / NH_J_MIN + (NH_A * u) / (1 + NH_B * u);
 }
 function nhG1(J: number): number {
   if (J >= NH_J_MIN) return -1 / (J * J);
-  const e = NH_J_MIN;
-  return -1 / (e * e) + (2 * (J - e)) / (e * e * e);
+  const r = 1 / (1 + NH_B * (NH_J_MIN - J));
+  return -NH_A * r * r;
 }
 function nhG2(J: number): number {
   if (J >= NH_J_MIN) return 2 / (J * J * J);
-  const e = NH_J_MIN;
-  return 2 / (e * e * e);
+  const r = 1 / (1 + NH_B * (NH_J_MIN - J));
+  return -2 * NH_A * NH_B * r * r * r;
 }
 
 /**
  * Below NH_J_MIN the Neo-Hookean energy is ψ = C g(J) (I₂ − 2J) + D (J − 1)², i.e. C g I₂ + W(J) with
  * W(J) = −2C J g(J) + D (J − 1)² (for g = 1/J this is exactly C (I₂/J − 2) + D (J − 1)², and J g(J)
- * meets 1 at NH_J_MIN with zero first and second derivative, so ψ stays C²). I₂ − 2J = (s0 − s1)² ≥ 0
+ * meets 1 at NH_J_MIN with zero first derivative, so ψ stays C¹). I₂ − 2J = (s0 − s1)² ≥ 0
  * on the signed singular values, so the shape term is never negative. (The earlier extension
  * C (I₂ g(J) − 2) went down to −2C as a triangle shrank to a point, below the rest energy when λ < μ:
  * soft jellies collapsed and released that energy as motion; issue 16.)

@@ -5,8 +5,17 @@
  * is the quadratic J + α (cof F : dF) + α² det dF; the step is limited to
  * INVERSION_SAFETY × its smallest positive root, so a Newton step never makes such a
  * triangle reach J ≤ 0. Triangles already inverted at x (a scene that starts inverted)
- * impose no limit: their guarded energy (C² extension of 1/J below NH_J_MIN) is finite and
- * pushes them back. Fixed order over triangles; sqrt only.
+ * impose no limit: their guarded energy (the bounded continuation of 1/J below NH_J_MIN) is finite
+ * and pushes them back. Fixed order over triangles; sqrt only.
+ *
+ * A guard that binds below GUARD_MIN_ALPHA is dropped for that line search (the step is then bounded
+ * by contact alone). Below NH_J_MIN the energy is finite through J = 0, so a Newton direction may keep
+ * pushing a nearly flat upright triangle through it — typically one beside an inverted neighbour that
+ * is recovering. The guard then cut every step to 0.9 × its root, each iterate counted as converged
+ * (a tiny step), and the whole world hung in mid-air with velocities of 1e-15 m/s (issue 16: mirrored
+ * Neo-Hookean jellies at dt = 1/240, and scrambled ones). Letting such a triangle invert is safe since the
+ * inverted energy grows only like |F|² (src/elements/materials.ts, nhG) and pushes it back; upright
+ * triangles in ordinary motion are limited at α ≥ GUARD_MIN_ALPHA and stay upright.
  *
  * V8 (docs/solver.md, "Allocation work"): both loops are module kernels of typed arrays whose
  * every operation runs on every iteration (branches only select already computed values) and
@@ -23,12 +32,18 @@ import { TRI_B00, TRI_MATERIAL, TRI_STRIDE } from '../elements/layout';
 import type { Topology } from '../solver/topology';
 
 export const INVERSION_SAFETY = 0.9;
+/** A guard binding below this fraction of the Newton step is dropped (see the header). */
+export const GUARD_MIN_ALPHA = 0.01;
+
+/** The guard's own bound, before it is combined with the caller's. */
+const GUARD = new Float64Array(1);
 
 /** Number of Neo-Hookean triangles (countNeoHookean): an integer array, read without boxing. */
 const COUNT = new Int32Array(1);
 
 /**
- * out[0] ← largest α ∈ (0, 1] keeping every currently positive Neo-Hookean triangle positive.
+ * out[0] ← largest α ∈ (0, 1] keeping every currently positive Neo-Hookean triangle positive
+ * (1 when that is below GUARD_MIN_ALPHA).
  * The result goes through `out`, not a return value, and this driver reads no double: a double
  * returned from a call V8 does not inline, or read outside optimized code, is boxed.
  */
@@ -42,7 +57,17 @@ export function triangleMaxStepMin(t: Topology, x: Float64Array, dx: Float64Arra
   const tr = t.triangles;
   COUNT[0] = 0;
   countNeoHookean(tr.count, tr.params, COUNT);
-  if (COUNT[0]! > 0) neoHookeanMaxStep(tr.count, tr.nodes, tr.params, x, dx, out);
+  if (COUNT[0]! > 0) {
+    GUARD[0] = 1;
+    neoHookeanMaxStep(tr.count, tr.nodes, tr.params, x, dx, GUARD);
+    combineGuard(GUARD, out);
+  }
+}
+
+/** out[0] ← min(out[0], guard[0]) unless the guard binds below GUARD_MIN_ALPHA (then out[0] stays). */
+function combineGuard(guard: Float64Array, out: Float64Array): void {
+  const g = guard[0]!, cur = out[0]!;
+  out[0] = g < cur && g >= GUARD_MIN_ALPHA ? g : cur;
 }
 
 /**
