@@ -52,7 +52,7 @@ export type {
 export { Collider } from './game/colliders';
 export type { ColliderShape, GameColliderOptions } from './game/colliders';
 export type { CollisionFilter, FilterOptions, OneWay } from './systems/filters';
-export type { SoftContact, ContactType, ContactListener, RaycastHit } from './game/sim';
+export type { SoftContact, ContactType, ContactListener, RaycastHit, SoftFailSafe, FailSafeListener } from './game/sim';
 export type { SoftQueries } from './game/queries';
 export { Attachment } from './game/sim';
 export type { AttachTarget, AttachOptions } from './game/sim';

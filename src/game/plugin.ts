@@ -17,7 +17,7 @@
  */
 import { InputError } from '../errors';
 import Phaser from 'phaser';
-import { SoftSim, SoftBody, type ContactListener, type ContactType, type JellyOptions, type RopeOptions, type SheetOptions, type SoftSimOptions } from './sim';
+import { SoftSim, SoftBody, type ContactListener, type ContactType, type FailSafeListener, type JellyOptions, type RopeOptions, type SheetOptions, type SoftSimOptions } from './sim';
 import type { SoftQueries } from './queries';
 import type { PhysicsWorld, WarmUpOptions, WarmUpReport } from '../world';
 import type { Collider } from './colliders';
@@ -174,15 +174,22 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   /**
    * Contact events after every fixed step (src/game/contacts.ts): 'contactstart' | 'contactactive' |
    * 'contactend', with the SoftBody / Collider handles, point, normal, impulse and approach speed (pixels).
-   * Per body: `body.on(type, fn)`. Listeners belong to the running scene's simulation (gone after a restart).
+   * Per body: `body.on(type, fn)`. 'failsafe': a step that failed safe (SoftFailSafe: reason, detail, the body
+   * held while the rest stepped). Listeners belong to the running scene's simulation (gone after a restart).
    */
-  on(type: ContactType, fn: ContactListener): this {
-    this.need().on(type, fn);
+  on(type: 'failsafe', fn: FailSafeListener): this;
+  on(type: ContactType, fn: ContactListener): this;
+  on(type: ContactType | 'failsafe', fn: ContactListener | FailSafeListener): this {
+    if (type === 'failsafe') this.need().on(type, fn as FailSafeListener);
+    else this.need().on(type, fn as ContactListener);
     return this;
   }
 
-  off(type: ContactType, fn: ContactListener): this {
-    this.current?.off(type, fn);
+  off(type: 'failsafe', fn: FailSafeListener): this;
+  off(type: ContactType, fn: ContactListener): this;
+  off(type: ContactType | 'failsafe', fn: ContactListener | FailSafeListener): this {
+    if (type === 'failsafe') this.current?.off(type, fn as FailSafeListener);
+    else this.current?.off(type, fn as ContactListener);
     return this;
   }
 

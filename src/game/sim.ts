@@ -30,6 +30,26 @@ export type { ContactType } from './contacts';
 /** A contact event with SoftBody handles (src/game/contacts.ts). */
 export type SoftContact = Contact<SoftBody>;
 export type ContactListener = Listener<SoftBody>;
+
+/**
+ * A step that failed safe (SoftSim.on('failsafe', fn)): the engine's StepStats fail-safe fields with the
+ * body handle. When `held` > 0 the failure was traced to an island (a body, or particles joined by
+ * elements), which stayed where it was while the rest of the world stepped; when 0 the whole world kept
+ * its start-of-step positions with halved velocities.
+ */
+export interface SoftFailSafe {
+  /** The world's step count after the step. */
+  step: number;
+  /** 'solver-error' (a singular or non-finite system) or 'non-finite' (a NaN/∞ reached the state). */
+  reason: string;
+  /** In words: the solver's message or the first non-finite particle, and what was held. */
+  detail: string;
+  /** The SoftBody the failure was traced to, or null (a particle outside any SoftBody, or not known). */
+  body: SoftBody | null;
+  /** Particles held at their start positions while the rest stepped (0: the whole world was held). */
+  held: number;
+}
+export type FailSafeListener = (e: SoftFailSafe) => void;
 /** A raycast result with SoftBody handles (src/game/queries.ts). */
 export type RaycastHit = QueryHit<SoftBody>;
 
@@ -796,6 +816,7 @@ export class SoftSim {
     if (pb) this.checkPlayback(pb);
     this.colliders.afterStep(this.world);
     this.contacts.dispatch();
+    this.dispatchFailSafe();
   }
 
   // ---- recording and replay (src/replay.ts, docs/replay.md) -----------------------------------------
@@ -882,21 +903,52 @@ export class SoftSim {
     }
   }
 
-  /** Contact events after every fixed step: 'contactstart' | 'contactactive' | 'contactend' (src/game/contacts.ts). */
-  on(type: ContactType, fn: ContactListener): this {
+  /**
+   * Contact events after every fixed step: 'contactstart' | 'contactactive' | 'contactend' (src/game/contacts.ts);
+   * 'failsafe' after a step that failed safe (SoftFailSafe).
+   */
+  on(type: 'failsafe', fn: FailSafeListener): this;
+  on(type: ContactType, fn: ContactListener): this;
+  on(type: ContactType | 'failsafe', fn: ContactListener | FailSafeListener): this {
+    if (type === 'failsafe') {
+      if (typeof fn !== 'function') throw new InputError(`on: 'fn': expected a function, got ${typeof fn}`);
+      this.failSafeListeners.push(fn as FailSafeListener);
+      return this;
+    }
     const l = this.contacts.listeners[type];
-    if (!l) throw new InputError(`on: unknown event '${String(type)}' (expected contactstart, contactactive or contactend)`);
-    l.push(fn);
+    if (!l) throw new InputError(`on: unknown event '${String(type)}' (expected contactstart, contactactive, contactend or failsafe)`);
+    l.push(fn as ContactListener);
     this.contacts.recount();
     return this;
   }
 
-  off(type: ContactType, fn: ContactListener): this {
+  off(type: 'failsafe', fn: FailSafeListener): this;
+  off(type: ContactType, fn: ContactListener): this;
+  off(type: ContactType | 'failsafe', fn: ContactListener | FailSafeListener): this {
+    if (type === 'failsafe') {
+      const k = this.failSafeListeners.indexOf(fn as FailSafeListener);
+      if (k >= 0) this.failSafeListeners.splice(k, 1);
+      return this;
+    }
     const l = this.contacts.listeners[type];
-    const k = l ? l.indexOf(fn) : -1;
+    const k = l ? l.indexOf(fn as ContactListener) : -1;
     if (l && k >= 0) l.splice(k, 1);
     this.contacts.recount();
     return this;
+  }
+
+  private readonly failSafeListeners: FailSafeListener[] = [];
+
+  /** After a step: tell the 'failsafe' listeners when it failed safe. */
+  private dispatchFailSafe(): void {
+    if (this.failSafeListeners.length === 0) return;
+    const st = this.world.lastStats;
+    if (st.failSafe === '') return;
+    const e: SoftFailSafe = {
+      step: this.world.stepCount, reason: st.failSafe, detail: st.failSafeDetail,
+      body: st.failSafeBody > 0 ? this.bodyById(st.failSafeBody) : null, held: st.failSafeHeld,
+    };
+    for (const fn of this.failSafeListeners.slice()) fn(e);
   }
 
   /** Called by SoftBody.on / off. */

@@ -18,8 +18,10 @@ export interface StepStats {
   linearPath: string;
   /**
    * Game mode: '' when the step was solved; otherwise why it failed safe ('solver-error': the
-   * linear solve threw, e.g. a singular matrix; 'non-finite': a NaN/∞ reached x or v) — the step
-   * then kept the start-of-step positions and halved the velocities (src/systems/pipeline.ts).
+   * linear solve threw, e.g. a singular matrix; 'non-finite': a NaN/∞ reached x or v). The island the
+   * failure was traced to was then held at its start-of-step positions with halved velocities while
+   * the rest of the world stepped (failSafeHeld > 0), or, when that failed too, the whole world was
+   * (src/systems/pipeline.ts).
    */
   failSafe: string;
   /**
@@ -31,6 +33,12 @@ export interface StepStats {
   failSafeParticle: number;
   /** That particle's body id (0: no body), or −1 when not known. */
   failSafeBody: number;
+  /**
+   * Particles held at their start-of-step positions while the rest of the world stepped (the failure
+   * was traced to their island: src/systems/pipeline.ts, isolate); 0 when none were, including a step
+   * that held the whole world.
+   */
+  failSafeHeld: number;
   /** Steps that failed safe since the world was created. */
   failSafeSteps: number;
   /** Contact (src/collision): candidate pairs and touching pairs of the last step. */
@@ -70,7 +78,7 @@ export const MAX_STAGES = 16;
 export function createStepStats(): StepStats {
   return {
     newtonIters: 0, newtonCapped: false, converged: true, linearPath: 'none', failSafe: '', failSafeDetail: '',
-    failSafeParticle: -1, failSafeBody: -1, failSafeSteps: 0,
+    failSafeParticle: -1, failSafeBody: -1, failSafeHeld: 0, failSafeSteps: 0,
     contactCandidates: 0, contactTouching: 0, contactRebuilds: 0, contactRebuildsTotal: 0,
     topologyBuilds: 0, symbolicBuilds: 0, paramRefreshes: 0, resting: false, sleepingParticles: 0,
     stageMs: new Float64Array(MAX_STAGES), stepMs: 0,

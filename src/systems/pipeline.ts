@@ -18,8 +18,11 @@
  *
  * Fail-safe: in game mode (newton ≠ 'fosssim') one wrapper guards forces → response. When a
  * solve throws a numerical failure (a plain Error: a singular or indefinite system) or leaves a
- * non-finite value in x or v, the step keeps its start positions and halves its velocities (a damped
- * fallback, so the next step does not repeat the failure) and says why in stats.failSafe.
+ * non-finite value in x or v, and the failure is traced to a particle, that particle's island (a body,
+ * or particles joined by elements) is held at its start positions and the rest of the world is solved
+ * again (isolate(): a degenerate element does not freeze the world). When that does not succeed, the
+ * whole step keeps its start positions and halves its velocities (a damped fallback, so the next step
+ * does not repeat the failure). Either way stats.failSafe says why (and failSafeHeld what was held).
  * FOSSSim-exact scenes fail as FOSSSim would, but reported: a numerical failure or a non-finite
  * x or v restores the start of the step exactly and throws a SimulationError (step, time, reason,
  * the first non-finite particle). InputErrors and programming errors always propagate.
@@ -34,7 +37,7 @@ import { createEntityLists, newtonSolverOf, type EntityLists, type IntegratorTyp
 import { explicitEuler, implicitEulerFosssim, symplecticEuler, FOSSSIM_NEWTON_MAX_ITERS } from '../solver/integrators';
 import type { NewtonSettings } from '../solver/newton';
 import { createStepStats, MAX_STAGES, type StepStats } from '../solver/stats';
-import { buildTopology } from '../solver/topology';
+import { applyFrozen, buildTopology, type Topology } from '../solver/topology';
 import { Workspace } from '../solver/workspace';
 import { admitEntities, syncParams } from './ecs';
 import { AnchorSet, ForceModel } from './forces';
@@ -86,6 +89,14 @@ export class Pipeline {
 
   private readonly beforeStage: SystemFn[][] = STAGES.map(() => []);
   private readonly afterStage: SystemFn[][] = STAGES.map(() => []);
+  /** The step's failure, if any (solveStages): reason ('' = solved), message, particle (−1: unknown). */
+  private failure = '';
+  private failDetail = '';
+  private failParticle = -1;
+  /** isolate(): particles held this step (0: none), the reason and detail reported for them. */
+  private heldParticles = 0;
+  private heldFailure = '';
+  private heldDetail = '';
   /** Start-of-step state for the fail-safe (grown with the topology). */
   private savedX = new Float64Array(0);
   private savedV = new Float64Array(0);
@@ -146,7 +157,28 @@ export class Pipeline {
     this.run(KINEMATICS, kinematicsStage);
     const guarded = ctx.newton !== 'fosssim';
     this.saveState();
-    let failure = '', detail = '', particle = -1;
+    this.solveStages(guarded);
+    if (guarded) {
+      if (this.failure !== '' && this.failParticle >= 0) this.isolate();
+      this.failSafe(this.failure, this.failDetail, this.failParticle);
+    } else if (!allFinite(ctx.x, ctx.topology.ndof) || !allFinite(ctx.v, ctx.topology.ndof)) this.failFosssim('the state became non-finite', null);
+    this.run(WRITEBACK, writebackStage);
+    this.run(EVENTS, eventsStage);
+    ctx.stepCount++; // the step is complete: render systems see the world after it
+    this.run(RENDER, renderStage);
+    if (this.profile) ctx.stats.stepMs = now() - t0;
+  }
+
+  /**
+   * forces → solve → response. A numerical failure (a plain Error from the solve) in game mode, or a
+   * non-finite x or v it left, is recorded in failure / failDetail / failParticle ('' when the step
+   * was solved); in FOSSSim mode a numerical failure throws a SimulationError at once.
+   */
+  private solveStages(guarded: boolean): void {
+    const ctx = this.ctx;
+    this.failure = '';
+    this.failDetail = '';
+    this.failParticle = -1;
     try {
       this.run(FORCES, forcesStage);
       this.run(SOLVE, solveStage);
@@ -154,17 +186,76 @@ export class Pipeline {
     } catch (e) {
       if (!isNumericalFailure(e)) throw e;
       if (!guarded) this.failFosssim(e instanceof Error ? e.message : String(e), e);
-      failure = 'solver-error';
-      detail = (e as Error).message;
-      particle = failedParticle(e);
+      this.failure = 'solver-error';
+      this.failDetail = (e as Error).message;
+      this.failParticle = failedParticle(e);
+      return;
     }
-    if (guarded) this.failSafe(failure, detail, particle);
-    else if (!allFinite(ctx.x, ctx.topology.ndof) || !allFinite(ctx.v, ctx.topology.ndof)) this.failFosssim('the state became non-finite', null);
-    this.run(WRITEBACK, writebackStage);
-    this.run(EVENTS, eventsStage);
-    ctx.stepCount++; // the step is complete: render systems see the world after it
-    this.run(RENDER, renderStage);
-    if (this.profile) ctx.stats.stepMs = now() - t0;
+    if (!guarded) return;
+    const n = ctx.topology.ndof;
+    if (allFinite(ctx.x, n) && allFinite(ctx.v, n)) return;
+    const bad = firstNonFinite(ctx.x, ctx.v, n);
+    this.failure = 'non-finite';
+    this.failParticle = bad >= 0 ? bad >> 1 : -1;
+    this.failDetail = bad >= 0 ? `particle ${bad >> 1} is the first with a non-finite ${bad % 2 === 0 ? 'x' : 'y'} position or velocity` : 'a non-finite state';
+  }
+
+  /**
+   * Game mode, after a failed solve traced to a particle: hold that particle's island (the particles
+   * joined to it by elements or a body id) where it started the step, like a pinned one, and solve the
+   * rest of the world again from the start of the step, up to MAX_HELD_ISLANDS islands (a failure traced
+   * to an island already held, or to no particle, ends the retries). When a retry succeeds the step
+   * stands: the held islands keep their start positions with halved velocities and the step is still
+   * reported as failed safe (stats.failSafe, failSafeDetail says what was held, failSafeHeld counts the
+   * particles). Otherwise the whole world is held (failSafe below). The holds last for this step only:
+   * the next step tries the island again, so an edit that repairs it takes effect at once.
+   * Failure path only: allocates.
+   */
+  private isolate(): void {
+    const ctx = this.ctx, t = ctx.topology, n = t.n;
+    const held = new Uint8Array(n);
+    const before = t.frozen.slice();
+    const firstReason = this.failure, first = this.failDetail, firstParticle = this.failParticle;
+    let islands = 0, count = 0;
+    while (this.failure !== '' && this.failParticle >= 0 && this.failParticle < n && held[this.failParticle] === 0 && islands < MAX_HELD_ISLANDS) {
+      count += markIsland(t, this.failParticle, held);
+      islands++;
+      copyPrefix(t.ndof, this.savedX, ctx.x);
+      copyPrefix(t.ndof, this.savedV, ctx.v);
+      for (let i = 0; i < n; i++) t.frozen[i] = before[i]! | held[i]!;
+      this.refreshFixed();
+      this.solveStages(true);
+    }
+    const solved = this.failure === '';
+    t.frozen.set(before);
+    this.refreshFixed();
+    if (!solved) {
+      // the whole world is held (failSafe): report the first failure
+      this.failure = this.failure === '' ? 'solver-error' : this.failure;
+      this.failDetail = first;
+      this.failParticle = firstParticle;
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      if (held[i] === 0) continue;
+      ctx.x[2 * i] = this.savedX[2 * i]!;
+      ctx.x[2 * i + 1] = this.savedX[2 * i + 1]!;
+      ctx.v[2 * i] = 0.5 * this.savedV[2 * i]!;
+      ctx.v[2 * i + 1] = 0.5 * this.savedV[2 * i + 1]!;
+    }
+    this.heldParticles = count;
+    this.heldFailure = firstReason;
+    this.heldDetail = `${first}; held ${count} particle${count === 1 ? '' : 's'} (${islands} island${islands === 1 ? '' : 's'}) at the start of the step, the rest of the world stepped`;
+    this.failParticle = firstParticle;
+  }
+
+  /** fixed = fixedSrc | frozen after the holds changed (the solver refactors, contact rereads). */
+  private refreshFixed(): void {
+    const ctx = this.ctx;
+    if (applyFrozen(ctx.topology)) {
+      if (ctx.newtonSolver !== null) ctx.newtonSolver.refreshParams();
+      ctx.paramsVersion++;
+    }
   }
 
   /** One stage: the systems before it, its own work, the systems after it (timed when profiling). */
@@ -204,12 +295,18 @@ export class Pipeline {
     throw new SimulationError(step, step * ctx.dt, reason + hint, element, cause === null ? undefined : { cause });
   }
 
-  /** Game mode: restore the start of the step when it failed (`failure`) or left a non-finite state. */
+  /**
+   * Game mode: report the step's failure (`failure`: '' when it was solved). When isolate() held the
+   * failing islands and solved the rest, the step stands; otherwise the whole world is put back to the
+   * start of the step with halved velocities.
+   */
   private failSafe(failure: string, detail: string, particle: number): void {
     const ctx = this.ctx, n = ctx.topology.ndof, st = ctx.stats;
-    const reason = failure !== '' ? failure : allFinite(ctx.x, n) && allFinite(ctx.v, n) ? '' : 'non-finite';
-    st.failSafe = reason;
-    if (reason === '') {
+    const held = this.heldParticles;
+    this.heldParticles = 0;
+    st.failSafe = failure;
+    st.failSafeHeld = held;
+    if (failure === '' && held === 0) {
       if (st.failSafeDetail !== '') {
         st.failSafeDetail = '';
         st.failSafeParticle = -1;
@@ -217,17 +314,16 @@ export class Pipeline {
       }
       return;
     }
-    if (reason === 'non-finite') {
-      const bad = firstNonFinite(ctx.x, ctx.v, n);
-      particle = bad >= 0 ? bad >> 1 : -1;
-      detail = bad >= 0 ? `particle ${bad >> 1} is the first with a non-finite ${bad % 2 === 0 ? 'x' : 'y'} position or velocity` : 'a non-finite state';
+    if (held > 0) {
+      st.failSafe = this.heldFailure;
+      detail = this.heldDetail;
     }
     const t = ctx.topology;
     const body = particle >= 0 && particle < t.n ? ctx.c.Particle.body[t.particleEids[particle]!]! : -1;
     st.failSafeDetail = `step ${ctx.stepCount + 1}: ${detail}${body > 0 ? ` (body ${body})` : ''}`;
     st.failSafeParticle = particle;
     st.failSafeBody = body;
-    restoreDamped(n, this.savedX, this.savedV, ctx.x, ctx.v);
+    if (held === 0) restoreDamped(n, this.savedX, this.savedV, ctx.x, ctx.v);
     st.converged = false;
     st.failSafeSteps++;
   }
@@ -259,6 +355,50 @@ function stageIndex(stage: StageName): number {
   const i = STAGES.indexOf(stage);
   if (i < 0) throw new InputError(`addSystem: unknown stage '${String(stage)}' (expected one of ${STAGES.join(', ')})`);
   return i;
+}
+
+/** Islands isolate() may hold in one step before it holds the whole world. */
+export const MAX_HELD_ISLANDS = 4;
+
+/**
+ * held[i] ← 1 for every free particle of p's island: particles joined by elements (springs, hinges,
+ * triangles, damped springs, gravitation, vortices, edges) or sharing a body id > 0. Returns how many
+ * were newly marked. Failure path only (allocates).
+ */
+function markIsland(t: Topology, p: number, held: Uint8Array): number {
+  const n = t.n, parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) parent[i] = i;
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]!]!;
+      i = parent[i]!;
+    }
+    return i;
+  };
+  const join = (a: number, b: number): void => {
+    const ra = find(a), rb = find(b);
+    if (ra !== rb) parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
+  };
+  for (const f of [t.springs, t.hinges, t.triangles, t.dampedSprings, t.gravitation, t.vortices, t.edges]) {
+    for (let e = 0; e < f.count; e++) for (let a = 1; a < f.k; a++) join(f.nodes[f.k * e]!, f.nodes[f.k * e + a]!);
+  }
+  const firstOfBody = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const b = t.body[i]!;
+    if (b <= 0) continue;
+    const r = firstOfBody.get(b);
+    if (r === undefined) firstOfBody.set(b, i);
+    else join(r, i);
+  }
+  const root = find(p);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (held[i] === 0 && t.fixedSrc[i] === 0 && find(i) === root) {
+      held[i] = 1;
+      count++;
+    }
+  }
+  return count;
 }
 
 /** The particle a solver error names (its `particle` field, src/solver/newton.ts), or −1. */
