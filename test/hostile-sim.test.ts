@@ -82,6 +82,14 @@ describe('the dense LU of non-symmetric FOSSSim forces is bounded', () => {
     expect(() => w.step()).toThrow(/513 particles with a damped spring .* or a vortex .*dense LU of 1026 × 1026 .*expected at most 512 particles/);
   });
 
+  it('the issue\'s 5,000-particle damped-spring scene (XML): an InputError at the first step, the world unchanged', () => {
+    const parts = Array.from({ length: 5000 }, (_, i) => `<particle m="1" px="${i % 100}" py="${Math.floor(i / 100)}" vx="0" vy="0" fixed="0"/>`).join('');
+    const w = world(`${parts}<edge i="0" j="1"/><springforce edge="0" k="10" l0="1" b="0.5"/>`, 'implicit-euler', '0.01');
+    expect(() => w.step()).toThrow(InputError);
+    expect(() => w.step()).toThrow(/5000 particles with a damped spring .* or a vortex .*dense LU of 10000 × 10000 .*expected at most 512 particles/);
+    expect(w.stepCount).toBe(0);
+  });
+
   it('a small scene with a vortex still runs', () => {
     const w = scene(8);
     w.step();
