@@ -208,7 +208,8 @@ export class Pipeline {
    * stands: the held islands keep their start positions with halved velocities and the step is still
    * reported as failed safe (stats.failSafe, failSafeDetail says what was held, failSafeHeld counts the
    * particles). Otherwise the whole world is held (failSafe below). The holds last for this step only:
-   * the next step tries the island again, so an edit that repairs it takes effect at once.
+   * the next step tries the island again, so an edit that repairs it takes effect at once. A retry runs
+   * the forces, solve and response stages again, with the user systems placed at them.
    * Failure path only: allocates.
    */
   private isolate(): void {
@@ -218,7 +219,9 @@ export class Pipeline {
     const firstReason = this.failure, first = this.failDetail, firstParticle = this.failParticle;
     let islands = 0, count = 0;
     while (this.failure !== '' && this.failParticle >= 0 && this.failParticle < n && held[this.failParticle] === 0 && islands < MAX_HELD_ISLANDS) {
-      count += markIsland(t, this.failParticle, held);
+      const newly = markIsland(t, this.failParticle, held);
+      if (newly === 0) break; // nothing free to hold (a pinned particle's island)
+      count += newly;
       islands++;
       copyPrefix(t.ndof, this.savedX, ctx.x);
       copyPrefix(t.ndof, this.savedV, ctx.v);
