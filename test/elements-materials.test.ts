@@ -438,6 +438,24 @@ describe('array-offset triangle kernels (assembly loops)', () => {
   });
 });
 
+/** x with vertex 3 moved to its foot on the line of vertices 1, 2 plus f times its offset (f < 0: through it). */
+function throughEdge(x: Float64Array, f: number): Float64Array {
+  const y = x.slice();
+  const ex = y[2]! - y[0]!, ey = y[3]! - y[1]!, px = y[4]! - y[0]!, py = y[5]! - y[1]!;
+  const d = (px * ex + py * ey) / (ex * ex + ey * ey);
+  y[4] = y[0]! + d * ex + f * (px - d * ex);
+  y[5] = y[1]! + d * ey + f * (py - d * ey);
+  return y;
+}
+
+/** The Neo-Hookean gradient and Hessian at y match central differences. */
+function expectNeoHookeanFd(t: Tri, y: Float64Array): void {
+  const g = new Float64Array(6);
+  G(MAT_NEOHOOKEAN, t)(y, g);
+  expect(relErr(g, fdGradient(W(MAT_NEOHOOKEAN, t), y, 1e-7))).toBeLessThan(1e-6);
+  expect(relErr(H(MAT_NEOHOOKEAN, t, y), fdJacobian(G(MAT_NEOHOOKEAN, t), 6, y, 1e-7))).toBeLessThan(1e-6);
+}
+
 describe('neohookean below NH_J_MIN (issue 16: soft jellies collapsed and exploded)', () => {
   it('the energy is never below the rest energy: shrunk to a point, flattened, inverted (the old extension went to −2C + D < 0)', () => {
     const rnd = mulberry32(900);
@@ -452,11 +470,7 @@ describe('neohookean below NH_J_MIN (issue 16: soft jellies collapsed and explod
         }
         // flattened onto the line of vertices 1, 2 and pushed through it
         for (const f of [0, -0.5, -1]) {
-          const y = x.slice();
-          const ex = y[2]! - y[0]!, ey = y[3]! - y[1]!, px = y[4]! - y[0]!, py = y[5]! - y[1]!;
-          const d = (px * ex + py * ey) / (ex * ex + ey * ey);
-          y[4] = y[0]! + d * ex + f * (px - d * ex);
-          y[5] = y[1]! + d * ey + f * (py - d * ey);
+          const y = throughEdge(x, f);
           const w = triangleEnergy(MAT_NEOHOOKEAN, y[0]!, y[1]!, y[2]!, y[3]!, y[4]!, y[5]!, E, nu, t.area, ...t.b);
           expect(w).toBeGreaterThan(0);
         }
@@ -474,12 +488,8 @@ describe('neohookean below NH_J_MIN (issue 16: soft jellies collapsed and explod
       if (!(j0 > 0.2)) continue;
       const target = 0.01 + 0.07 * rnd(); // J scales with s²
       const s = Math.sqrt(target / j0);
-      const y = x.map((v) => s * v);
       checked++;
-      const g = new Float64Array(6);
-      G(MAT_NEOHOOKEAN, t)(y, g);
-      expect(relErr(g, fdGradient(W(MAT_NEOHOOKEAN, t), y, 1e-7))).toBeLessThan(1e-6);
-      expect(relErr(H(MAT_NEOHOOKEAN, t, y), fdJacobian(G(MAT_NEOHOOKEAN, t), 6, y, 1e-7))).toBeLessThan(1e-6);
+      expectNeoHookeanFd(t, x.map((v) => s * v));
     }
     expect(checked).toBe(20);
   });
@@ -490,19 +500,10 @@ describe('neohookean below NH_J_MIN (issue 16: soft jellies collapsed and explod
     for (let trial = 0; trial < 200 && checked < 30; trial++) {
       const t = randomTri(rnd);
       const x = deform(t, rnd, 0.2);
-      // mirror vertex 3 through the line of vertices 1, 2 (by a random amount): J < 0
-      const y = x.slice();
-      const ex = y[2]! - y[0]!, ey = y[3]! - y[1]!, px = y[4]! - y[0]!, py = y[5]! - y[1]!;
-      const d = (px * ex + py * ey) / (ex * ex + ey * ey);
-      const f = -0.2 - 1.5 * rnd();
-      y[4] = y[0]! + d * ex + f * (px - d * ex);
-      y[5] = y[1]! + d * ey + f * (py - d * ey);
+      const y = throughEdge(x, -0.2 - 1.5 * rnd()); // vertex 3 through the line of 1, 2: J < 0
       if (!(J(t, y) < -0.02)) continue;
       checked++;
-      const g = new Float64Array(6);
-      G(MAT_NEOHOOKEAN, t)(y, g);
-      expect(relErr(g, fdGradient(W(MAT_NEOHOOKEAN, t), y, 1e-7))).toBeLessThan(1e-6);
-      expect(relErr(H(MAT_NEOHOOKEAN, t, y), fdJacobian(G(MAT_NEOHOOKEAN, t), 6, y, 1e-7))).toBeLessThan(1e-6);
+      expectNeoHookeanFd(t, y);
     }
     expect(checked).toBe(30);
   });
