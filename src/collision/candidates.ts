@@ -37,8 +37,74 @@ const S_KS = 0, S_EPS = 1, S_DL = 2, S_H = 3;
  * Offsets of `pq`, the particle's doubles: its positions at xᵗ, x̃ and x_e (xs in a refinement, else
  * x̃), radius, slack (margin), mass (0 when fixed), and its trust box (min x, min y, max x, max y).
  */
-const P_X0 = 0, P_Y0 = 1, P_X1 = 2, P_Y1 = 3, P_X2 = 4, P_Y2 = 5, P_R = 6, P_SLACK = 7, P_M = 8;
-const P_TLX = 9, P_TLY = 10, P_THX = 11, P_THY = 12;
+export const P_X0 = 0, P_Y0 = 1, P_X1 = 2, P_Y1 = 3, P_X2 = 4, P_Y2 = 5, P_R = 6, P_SLACK = 7, P_M = 8;
+export const P_TLX = 9, P_TLY = 10, P_THX = 11, P_THY = 12;
+/** Inputs of farFromEdgeAt besides the particle's: r̂ + slack of the pair, the trust region's δ, 1 when it is on. */
+export const P_REACH = 13, P_DL = 14, P_TRUST = 15;
+/** Size of `pq` (farFromEdgeAt's tests build one). */
+export const PQ_N = 16;
+
+/**
+ * Rounding margin of farFromEdgeAt, relative: far above the few ulps by which a computed
+ * point–segment distance or swept test (its 1e-9 end tolerance included) can be off, far below the
+ * gaps it decides on (a 1 m scene near the origin: 1e-8 m).
+ */
+const FAR_ROUNDING = 1e-8;
+
+/**
+ * Whether a particle and a boundary edge (nodes at offsets a2, b2 of x0, xp, xe) are certain to give
+ * neither a candidate nor a guard in CandidateSearch.edge(), decided on boxes, so that edge() may
+ * return at once (as it does after its exact tests when they find nothing: this only skips them, 3
+ * distances and up to 2 swept tests, for most of the pairs the hash meets). Inputs: the particle's
+ * positions and trust box at P[P_X0 .. P_THY], P[P_REACH] (r̂ + slack: edge()'s rr + slack),
+ * P[P_DL] (δ) and P[P_TRUST] (1: trust region on); the edge's box over the three configurations at
+ * ec[o .. o + 3]. Certain when
+ * - the trust boxes do not overlap (edge()'s guard test, on the same numbers): no guard;
+ * - the particle's box over xᵗ, x̃, x_e and the edge's lie more than r̂ + slack apart along x or y, so
+ *   every distance edge() computes is ≥ r̂ + slack and no path meets the segment, both staying in
+ *   their boxes;
+ * - and the swept tests cannot report a crossing that is not one: the edge vector keeps its
+ *   direction (e(xᵗ)·e(x̃) > 0, e(xᵗ)·e(x_e) > 0, so along each sweep |e| ≥ ℓ = min length / √2; an
+ *   edge that flips through zero length makes its line sweep the plane and the swept test's
+ *   collinearity root meaningless), the particle is on one side of the edge's line at xᵗ, x̃ and x_e,
+ *   clear of it (the swept test's fallback for a sign change between the ends, which reads as a
+ *   crossing at t = 1 whenever the end's projection falls inside the segment, cannot fire), and the
+ *   gap beyond r̂ + slack exceeds the rounding of those tests, FAR_ROUNDING · S² / ℓ with S the boxes'
+ *   extent plus the coordinates' size (a root of the collinearity polynomial puts the particle on the
+ *   line to within that, and inside the segment's extent it would be closer than the gap).
+ * test/contact-far.test.ts checks the claim against the exact tests on random configurations.
+ */
+export function farFromEdgeAt(
+  P: Float64Array, ec: Float64Array, o: number, x0: Float64Array, xp: Float64Array, xe: Float64Array, a2: number, b2: number,
+): boolean {
+  const dl = P[P_DL]!;
+  const tlx = P[P_TLX]!, tly = P[P_TLY]!, thx = P[P_THX]!, thy = P[P_THY]!;
+  const ex0 = ec[o]!, ey0 = ec[o + 1]!, ex1 = ec[o + 2]!, ey1 = ec[o + 3]!;
+  if (P[P_TRUST] === 1 && tlx <= ex1 + dl && thx >= ex0 - dl && tly <= ey1 + dl && thy >= ey0 - dl) return false;
+  const X0 = P[P_X0]!, Y0 = P[P_Y0]!, X1 = P[P_X1]!, Y1 = P[P_Y1]!, X2 = P[P_X2]!, Y2 = P[P_Y2]!;
+  const px0 = Math.min(X0, X1, X2), py0 = Math.min(Y0, Y1, Y2), px1 = Math.max(X0, X1, X2), py1 = Math.max(Y0, Y1, Y2);
+  const gx = px0 > ex1 ? px0 - ex1 : ex0 > px1 ? ex0 - px1 : 0;
+  const gy = py0 > ey1 ? py0 - ey1 : ey0 > py1 ? ey0 - py1 : 0;
+  const gap = (gx > gy ? gx : gy) - P[P_REACH]!;
+  if (!(gap > 0)) return false;
+  const e0x = x0[b2]! - x0[a2]!, e0y = x0[b2 + 1]! - x0[a2 + 1]!;
+  const e1x = xp[b2]! - xp[a2]!, e1y = xp[b2 + 1]! - xp[a2 + 1]!;
+  const e2x = xe[b2]! - xe[a2]!, e2y = xe[b2 + 1]! - xe[a2 + 1]!;
+  if (!(e0x * e1x + e0y * e1y > 0) || !(e0x * e2x + e0y * e2y > 0)) return false;
+  const l0 = e0x * e0x + e0y * e0y, l1 = e1x * e1x + e1y * e1y, l2 = e2x * e2x + e2y * e2y;
+  const ll = 0.5 * (l0 < l1 ? (l0 < l2 ? l0 : l2) : l1 < l2 ? l1 : l2); // ℓ²
+  const ux0 = px0 < ex0 ? px0 : ex0, uy0 = py0 < ey0 ? py0 : ey0, ux1 = px1 > ex1 ? px1 : ex1, uy1 = py1 > ey1 ? py1 : ey1;
+  const big = Math.max(Math.abs(ux0), Math.abs(uy0), Math.abs(ux1), Math.abs(uy1));
+  const S = (ux1 - ux0) + (uy1 - uy0) + big;
+  const tol = FAR_ROUNDING * S * S;
+  if (!(gap * gap * ll > tol * tol)) return false;
+  // the side of the edge's line at each configuration (sweptPS's C at t = 0, its end value at t = 1)
+  const c0 = e0x * (Y0 - x0[a2 + 1]!) - e0y * (X0 - x0[a2]!);
+  const c1 = e1x * (Y1 - xp[a2 + 1]!) - e1y * (X1 - xp[a2]!);
+  const c2 = e2x * (Y2 - xe[a2 + 1]!) - e2y * (X2 - xe[a2]!);
+  const m = 1e-4 * tol; // 1e-12 S²: ≫ the rounding of sweptPS's end value A + B + C (a few ε S²)
+  return (c0 > m && c1 > m && c2 > m) || (c0 < -m && c1 < -m && c2 < -m);
+}
 
 /** Candidate order within a particle: half-planes first (−1, −2, …), then items ascending. */
 export function itemBefore(a: number, b: number): boolean {
@@ -63,7 +129,7 @@ export class CandidateSearch {
   /** A candidate's lagged tangent (ContactPotential.tangent). */
   private readonly tg = new Float64Array(2);
   private readonly sq = new Float64Array(4);
-  private readonly pq = new Float64Array(13);
+  private readonly pq = new Float64Array(PQ_N);
   // this search's inputs (set by search)
   private bnd: ContactBoundary = emptyBoundary();
   private x0: Float64Array = new Float64Array(0);
@@ -146,6 +212,8 @@ export class CandidateSearch {
     // δ₀ = mr + ½ margin·rmin); the pairs it met but rejected become guards.
     const trust = dl > 0;
     this.trust = trust ? 1 : 0;
+    P[P_DL] = dl;
+    P[P_TRUST] = this.trust;
     if (trust) {
       pot.beginTrust(n);
       pot.trTol[0] = 1e-6 * dl;
@@ -179,6 +247,9 @@ export class CandidateSearch {
       P[P_THY] = thy;
       if (mi > 0 && s.cor <= 0 && !filter.sensorParticle(i)) this.planes(ctx, i);
       if (nItems === 0) continue;
+      // an interior mesh node meets no edge (edge() skips it) and, without mass, no collider shape:
+      // its query would find nothing to test
+      if (bnd.surface[i] === 0 && (nItems === nE || !(mi > 0))) continue;
       const g = r + mr + slack + ex;
       hq[0] = Math.min(X0, X1, X2) - g;
       hq[1] = Math.min(Y0, Y1, Y2) - g;
@@ -265,6 +336,8 @@ export class CandidateSearch {
     if (!(m > 0)) return;
     const rr = r + bnd.eRad[item]!;
     const a2 = 2 * a, b2 = 2 * b;
+    P[P_REACH] = rr + slack;
+    if (farFromEdgeAt(P, this.bp.edgeBox, 4 * item, x0, this.xp, this.xe, a2, b2)) return;
     pointSegAt(x0, 2 * i, x0, a2, b2);
     const d0 = GS[GS_D]!;
     // beyond an end (α clamped) the side of the edge's line says nothing about inside / outside

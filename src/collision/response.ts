@@ -90,6 +90,8 @@ export class ContactResponse {
         if (d < 2 * r + move) pairs.add(i, -(q + 1));
       }
       if (nItems === 0) continue;
+      // an interior mesh node pairs with no edge (below) and, fixed, with no collider shape: nothing to query
+      if (bnd.surface[i] === 0 && (nItems === nE || invMass[i] === 0)) continue;
       hq[0] = Math.min(X0, X1) - r;
       hq[1] = Math.min(Y0, Y1) - r;
       hq[2] = Math.max(X0, X1) + r;
