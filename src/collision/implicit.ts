@@ -43,7 +43,7 @@
  * 500 lines: a tenth of them is this header's formulas.)
  */
 import type { SymPattern } from '../solver/pattern';
-import { findSlot } from '../solver/pattern';
+import { findDiagonalSlot, findSlot, findSlotAfter } from '../solver/pattern';
 import type { ContactTerm } from '../solver/model';
 import { growF, growI, growU8 } from './buffers';
 import {
@@ -279,9 +279,9 @@ export class ContactPotential implements ContactTerm {
           s[o] = s[o + 1] = s[o + 2] = -1;
           continue;
         }
-        s[o] = findSlot(pattern, 2 * i, 2 * i);
-        s[o + 1] = findSlot(pattern, 2 * i + 1, 2 * i);
-        s[o + 2] = findSlot(pattern, 2 * i + 1, 2 * i + 1);
+        s[o] = findDiagonalSlot(pattern, 2 * i);
+        s[o + 1] = findSlotAfter(pattern, s[o]!, 2 * i + 1, 2 * i);
+        s[o + 2] = findDiagonalSlot(pattern, 2 * i + 1);
       }
       for (let q = 0; q < 3; q++) {
         const u = nd[3 * k + (q === 2 ? 1 : 0)]!, v = nd[3 * k + (q === 0 ? 1 : 2)]!;
@@ -293,8 +293,8 @@ export class ContactPotential implements ContactTerm {
         const hi = u > v ? u : v, lo = u > v ? v : u;
         s[o] = findSlot(pattern, 2 * hi, 2 * lo);
         s[o + 1] = findSlot(pattern, 2 * hi, 2 * lo + 1);
-        s[o + 2] = findSlot(pattern, 2 * hi + 1, 2 * lo);
-        s[o + 3] = findSlot(pattern, 2 * hi + 1, 2 * lo + 1);
+        s[o + 2] = findSlotAfter(pattern, s[o]!, 2 * hi + 1, 2 * lo);
+        s[o + 3] = findSlotAfter(pattern, s[o + 1]!, 2 * hi + 1, 2 * lo + 1);
         if (s[o]! < 0 || s[o + 1]! < 0 || s[o + 2]! < 0 || s[o + 3]! < 0) this.major[k] = 1;
       }
       if (k < this.count) nm += this.major[k]!;

@@ -170,6 +170,24 @@ export function findSlot(p: SymPattern, i: number, j: number): number {
   return -1;
 }
 
+/** findSlot(p, j, j): the diagonal entry leads its column of the lower triangle when it is there. */
+export function findDiagonalSlot(p: SymPattern, j: number): number {
+  const s = p.colPtr[j]!;
+  if (s < p.colPtr[j + 1]! && p.rowIdx[s] === j) return s;
+  return findSlot(p, j, j);
+}
+
+/**
+ * findSlot(p, i, j) given the slot s of entry (i − 1, j) (−1 when it is missing): rows ascend within a
+ * column, so (i, j) is the next slot when it is in the pattern at all; checked, with the binary search
+ * as the fallback, so the result is findSlot's. Two dofs of one node are adjacent rows: the second
+ * dof's slot costs one comparison.
+ */
+export function findSlotAfter(p: SymPattern, s: number, i: number, j: number): number {
+  if (s >= 0 && s + 1 < p.colPtr[j + 1]! && p.rowIdx[s + 1] === i) return s + 1;
+  return findSlot(p, i, j);
+}
+
 /**
  * Scatter map for one clique group: for element e, local dofs r, c (local dof
  * r = a*d + comp for element node a), entry [e*(kd)^2 + r*kd + c] is the values

@@ -29,6 +29,14 @@ export interface ElementFamily {
   p: number;
   /** Scatter map from the local (2k)² Hessian to matrix slots (−1: upper triangle). */
   scatter: Int32Array;
+  /**
+   * The same map without its −1 entries, what `scatter()` runs: element e's entries are
+   * [scatterStart[e], scatterStart[e + 1]), each a local index into the (2k)² Hessian (scatterLocal,
+   * ascending) and its matrix slot (scatterSlot). No branch per entry, and 21 of 36 for a triangle.
+   */
+  scatterStart: Int32Array;
+  scatterLocal: Int32Array;
+  scatterSlot: Int32Array;
   /** Entity id of each element (creation order): where `diffTopology` reads the components. */
   eids: Int32Array;
 }
@@ -130,7 +138,7 @@ export function createEntityLists(): EntityLists {
 function family(count: number, k: number, p: number): ElementFamily {
   return {
     count, k, p, nodes: new Int32Array(count * k), params: new Float64Array(count * p), scatter: new Int32Array(0),
-    eids: new Int32Array(count),
+    scatterStart: new Int32Array(count + 1), scatterLocal: new Int32Array(0), scatterSlot: new Int32Array(0), eids: new Int32Array(count),
   };
 }
 
@@ -287,6 +295,7 @@ function assignPattern(t: Topology): void {
     for (const f of fams) f.scatter = buildScatter(pattern, f.nodes, f.k, 2);
     diag = diagonalSlots(pattern);
   }
+  for (const f of fams) compactScatter(f);
   t.pattern = pattern;
   t.diag = diag;
   assignFixedSlots(t);
@@ -375,15 +384,38 @@ function denseScatter(ndof: number, nodes: Int32Array, k: number): Int32Array {
   return map;
 }
 
-/** Add scale·h (element e's local Hessian) into values through the family's scatter map. */
+/** The family's compact scatter map (scatterStart, scatterLocal, scatterSlot) from its scatter map. */
+function compactScatter(f: ElementFamily): void {
+  const mm = 4 * f.k * f.k, map = f.scatter;
+  let total = 0;
+  for (let q = 0; q < f.count * mm; q++) if (map[q]! >= 0) total++;
+  const start = new Int32Array(f.count + 1), local = new Int32Array(total), slot = new Int32Array(total);
+  let w = 0;
+  for (let e = 0; e < f.count; e++) {
+    start[e] = w;
+    for (let r = 0; r < mm; r++) {
+      const sl = map[e * mm + r]!;
+      if (sl < 0) continue;
+      local[w] = r;
+      slot[w] = sl;
+      w++;
+    }
+  }
+  start[f.count] = w;
+  f.scatterStart = start;
+  f.scatterLocal = local;
+  f.scatterSlot = slot;
+}
+
+/**
+ * Add scale·h (element e's local Hessian) into values through the family's scatter map: the
+ * entries of its lower triangle in ascending local order, as the full map's loop added them.
+ */
 export function scatter(values: Float64Array, f: ElementFamily, e: number, h: Float64Array, scale: number): void {
-  const m = 2 * f.k;
-  const mm = m * m;
-  const map = f.scatter;
-  const base = e * mm;
-  for (let r = 0; r < mm; r++) {
-    const slot = map[base + r]!;
-    if (slot >= 0) values[slot] = values[slot]! + scale * h[r]!;
+  const local = f.scatterLocal, slots = f.scatterSlot;
+  for (let q = f.scatterStart[e]!, end = f.scatterStart[e + 1]!; q < end; q++) {
+    const slot = slots[q]!;
+    values[slot] = values[slot]! + scale * h[local[q]!]!;
   }
 }
 
