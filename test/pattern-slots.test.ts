@@ -1,6 +1,7 @@
 /**
  * The slot look-ups and the compact scatter map that the per-step code uses instead of the plain
- * forms (src/solver/pattern.ts findDiagonalSlot / findSlotAfter, src/solver/topology.ts scatter):
+ * forms (src/solver/pattern.ts findDiagonalSlot / findSlotAfter, src/solver/topology.ts scatter, and
+ * the contact potential's slots kept from the last look-up, src/collision/implicit.ts computeSlots):
  * each must give exactly what the plain form gives (contact's slots; the assembled matrix, bit for bit).
  */
 import { describe, expect, it } from 'vitest';
@@ -9,6 +10,8 @@ import { scatter } from '../src/solver/topology';
 import { PhysicsWorld } from '../src/world';
 import { meshBox } from '../src/mesh';
 import { Rng } from '../src/math/rng';
+import { makeJellyPile } from '../src/cli/bench-jellies';
+import type { SymPattern } from '../src/solver/pattern';
 
 describe('slot look-ups', () => {
   it('findDiagonalSlot and findSlotAfter agree with findSlot on every entry, present or not', () => {
@@ -56,5 +59,39 @@ describe('compact scatter map', () => {
       }
       expect(Array.from(got)).toEqual(Array.from(want));
     }
+  });
+});
+
+/** The contact potential's private slot state, as computeSlots keeps it. */
+interface SlotState {
+  total: number;
+  slots: Int32Array;
+  slotNodes: Int32Array;
+  computeSlots(p: SymPattern): void;
+  majorized: number;
+  isMajorized(k: number): boolean;
+}
+
+describe('contact slots kept over searches', () => {
+  it('equal a fresh look-up after every step of a landing pile (pattern growths included)', () => {
+    const w = new PhysicsWorld({});
+    makeJellyPile(w, 6, 50);
+    const pot = w.contacts.potential as unknown as SlotState;
+    let compared = 0;
+    const builds0 = w.lastStats.contactRebuildsTotal;
+    for (let step = 0; step < 150; step++) {
+      w.step();
+      const n = 21 * pot.total;
+      const kept = pot.slots.slice(0, n), keptMajor = pot.majorized;
+      const majors = Array.from({ length: pot.total }, (_, k) => pot.isMajorized(k));
+      pot.slotNodes.fill(-2); // forget every earlier look-up
+      pot.computeSlots(w.topology().pattern);
+      expect(Array.from(pot.slots.slice(0, n))).toEqual(Array.from(kept));
+      expect(pot.majorized).toBe(keptMajor);
+      expect(Array.from({ length: pot.total }, (_, k) => pot.isMajorized(k))).toEqual(majors);
+      compared += pot.total;
+    }
+    expect(compared).toBeGreaterThan(1000);
+    expect(w.lastStats.contactRebuildsTotal).toBeGreaterThan(builds0); // the pattern grew on the way
   });
 });

@@ -77,25 +77,24 @@ const FAR_ROUNDING = 1e-8;
 export function farFromEdgeAt(
   P: Float64Array, ec: Float64Array, o: number, x0: Float64Array, xp: Float64Array, xe: Float64Array, a2: number, b2: number,
 ): boolean {
-  const dl = P[P_DL]!;
-  const tlx = P[P_TLX]!, tly = P[P_TLY]!, thx = P[P_THX]!, thy = P[P_THY]!;
-  const ex0 = ec[o]!, ey0 = ec[o + 1]!, ex1 = ec[o + 2]!, ey1 = ec[o + 3]!;
-  if (P[P_TRUST] === 1 && tlx <= ex1 + dl && thx >= ex0 - dl && tly <= ey1 + dl && thy >= ey0 - dl) return false;
   const X0 = P[P_X0]!, Y0 = P[P_Y0]!, X1 = P[P_X1]!, Y1 = P[P_Y1]!, X2 = P[P_X2]!, Y2 = P[P_Y2]!;
   const px0 = Math.min(X0, X1, X2), py0 = Math.min(Y0, Y1, Y2), px1 = Math.max(X0, X1, X2), py1 = Math.max(Y0, Y1, Y2);
+  const ex0 = ec[o]!, ey0 = ec[o + 1]!, ex1 = ec[o + 2]!, ey1 = ec[o + 3]!;
   const gx = px0 > ex1 ? px0 - ex1 : ex0 > px1 ? ex0 - px1 : 0;
   const gy = py0 > ey1 ? py0 - ey1 : ey0 > py1 ? ey0 - py1 : 0;
   const gap = (gx > gy ? gx : gy) - P[P_REACH]!;
   if (!(gap > 0)) return false;
+  const dl = P[P_DL]!;
+  if (P[P_TRUST] === 1 && P[P_TLX]! <= ex1 + dl && P[P_THX]! >= ex0 - dl && P[P_TLY]! <= ey1 + dl && P[P_THY]! >= ey0 - dl) return false;
   const e0x = x0[b2]! - x0[a2]!, e0y = x0[b2 + 1]! - x0[a2 + 1]!;
   const e1x = xp[b2]! - xp[a2]!, e1y = xp[b2 + 1]! - xp[a2 + 1]!;
   const e2x = xe[b2]! - xe[a2]!, e2y = xe[b2 + 1]! - xe[a2 + 1]!;
   if (!(e0x * e1x + e0y * e1y > 0) || !(e0x * e2x + e0y * e2y > 0)) return false;
   const l0 = e0x * e0x + e0y * e0y, l1 = e1x * e1x + e1y * e1y, l2 = e2x * e2x + e2y * e2y;
   const ll = 0.5 * (l0 < l1 ? (l0 < l2 ? l0 : l2) : l1 < l2 ? l1 : l2); // ℓ²
+  // S ≥ the union box's extent plus its largest coordinate (each extent ≤ the sum of its bounds' sizes)
   const ux0 = px0 < ex0 ? px0 : ex0, uy0 = py0 < ey0 ? py0 : ey0, ux1 = px1 > ex1 ? px1 : ex1, uy1 = py1 > ey1 ? py1 : ey1;
-  const big = Math.max(Math.abs(ux0), Math.abs(uy0), Math.abs(ux1), Math.abs(uy1));
-  const S = (ux1 - ux0) + (uy1 - uy0) + big;
+  const S = 2 * (Math.abs(ux0) + Math.abs(uy0) + Math.abs(ux1) + Math.abs(uy1));
   const tol = FAR_ROUNDING * S * S;
   if (!(gap * gap * ll > tol * tol)) return false;
   // the side of the edge's line at each configuration (sweptPS's C at t = 0, its end value at t = 1)

@@ -75,6 +75,37 @@ export const ST_EPS = 8;
 export const ST_N = 9;
 
 /** The contact candidates of a step and their potential (the solver's ContactTerm). */
+/**
+ * The matrix slots of candidate k (nodes p, a, b at node[3k ..]) into s[NS·k ..]: per node its
+ * diagonal block (xx, yx, yy), then the off-diagonal blocks (p, a), (p, b), (a, b) at (hi, lo)
+ * (xx, xy, yx, yy); −1 for a node that is absent or an entry missing from the pattern.
+ */
+function lookUpSlots(pattern: SymPattern, nd: Int32Array, k: number, s: Int32Array): void {
+  for (let j = 0; j < 3; j++) {
+    const i = nd[3 * k + j]!, o = NS * k + 3 * j;
+    if (i < 0) {
+      s[o] = s[o + 1] = s[o + 2] = -1;
+      continue;
+    }
+    s[o] = findDiagonalSlot(pattern, 2 * i);
+    s[o + 1] = findSlotAfter(pattern, s[o]!, 2 * i + 1, 2 * i);
+    s[o + 2] = findDiagonalSlot(pattern, 2 * i + 1);
+  }
+  for (let q = 0; q < 3; q++) {
+    const u = nd[3 * k + (q === 2 ? 1 : 0)]!, v = nd[3 * k + (q === 0 ? 1 : 2)]!;
+    const o = NS * k + 9 + 4 * q;
+    if (u < 0 || v < 0) {
+      s[o] = s[o + 1] = s[o + 2] = s[o + 3] = -1;
+      continue;
+    }
+    const hi = u > v ? u : v, lo = u > v ? v : u;
+    s[o] = findSlot(pattern, 2 * hi, 2 * lo);
+    s[o + 1] = findSlot(pattern, 2 * hi, 2 * lo + 1);
+    s[o + 2] = findSlotAfter(pattern, s[o]!, 2 * hi + 1, 2 * lo);
+    s[o + 3] = findSlotAfter(pattern, s[o + 1]!, 2 * hi + 1, 2 * lo + 1);
+  }
+}
+
 export class ContactPotential implements ContactTerm {
   count = 0;
   kind: Uint8Array = new Uint8Array(0);
@@ -101,6 +132,14 @@ export class ContactPotential implements ContactTerm {
    */
   touchingSlack = 0.1;
   private slots: Int32Array = new Int32Array(0);
+  /**
+   * The nodes (p, a, b) the slots at each candidate index were looked up for, in `slotPattern`: a
+   * candidate with the same nodes at the same index in the same pattern keeps its slots (the
+   * refinement's search and a resting step's search list mostly the same candidates in the same
+   * order). −2: none.
+   */
+  private slotNodes: Int32Array = new Int32Array(0);
+  private slotPattern: SymPattern | null = null;
   /** Per candidate: the floor of a pair without a barrier (the signed distance no iterate goes below; −∞: none). */
   private floor: Float64Array = new Float64Array(0);
   /** Per candidate: 1 when an off-diagonal block is missing from the pattern (diagonal majorizer). */
@@ -263,41 +302,41 @@ export class ContactPotential implements ContactTerm {
     this.geo = growF(this.geo, NG * cap, MIN_CAP);
     this.floor = growF(this.floor, cap, MIN_CAP);
     this.slots = growI(this.slots, NS * cap, MIN_CAP);
+    const had = this.slotNodes.length;
+    this.slotNodes = growI(this.slotNodes, 3 * cap, MIN_CAP);
+    this.slotNodes.fill(-2, had);
     this.kind = growU8(this.kind, cap, MIN_CAP);
     this.major = growU8(this.major, cap, MIN_CAP);
   }
 
-  /** Look up the matrix slots of every candidate (all pairs must be in the pattern; −1 where missing). */
+  /**
+   * Look up the matrix slots of every candidate (all pairs must be in the pattern; −1 where missing),
+   * keeping those of a candidate index whose nodes and pattern are those of its last look-up.
+   */
   computeSlots(pattern: SymPattern): void {
-    const s = this.slots, nd = this.node;
+    const s = this.slots, nd = this.node, sn = this.slotNodes;
+    if (pattern !== this.slotPattern) {
+      sn.fill(-2);
+      this.slotPattern = pattern;
+    }
     let nm = 0;
     for (let k = 0; k < this.total; k++) {
-      this.major[k] = 0;
-      for (let j = 0; j < 3; j++) {
-        const i = nd[3 * k + j]!, o = NS * k + 3 * j;
-        if (i < 0) {
-          s[o] = s[o + 1] = s[o + 2] = -1;
-          continue;
-        }
-        s[o] = findDiagonalSlot(pattern, 2 * i);
-        s[o + 1] = findSlotAfter(pattern, s[o]!, 2 * i + 1, 2 * i);
-        s[o + 2] = findDiagonalSlot(pattern, 2 * i + 1);
+      const p = nd[3 * k]!, a = nd[3 * k + 1]!, b = nd[3 * k + 2]!;
+      if (sn[3 * k] !== p || sn[3 * k + 1] !== a || sn[3 * k + 2] !== b) {
+        lookUpSlots(pattern, nd, k, s);
+        sn[3 * k] = p;
+        sn[3 * k + 1] = a;
+        sn[3 * k + 2] = b;
       }
+      let major = 0;
       for (let q = 0; q < 3; q++) {
         const u = nd[3 * k + (q === 2 ? 1 : 0)]!, v = nd[3 * k + (q === 0 ? 1 : 2)]!;
         const o = NS * k + 9 + 4 * q;
-        if (u < 0 || v < 0) {
-          s[o] = s[o + 1] = s[o + 2] = s[o + 3] = -1;
-          continue;
-        }
-        const hi = u > v ? u : v, lo = u > v ? v : u;
-        s[o] = findSlot(pattern, 2 * hi, 2 * lo);
-        s[o + 1] = findSlot(pattern, 2 * hi, 2 * lo + 1);
-        s[o + 2] = findSlotAfter(pattern, s[o]!, 2 * hi + 1, 2 * lo);
-        s[o + 3] = findSlotAfter(pattern, s[o + 1]!, 2 * hi + 1, 2 * lo + 1);
-        if (s[o]! < 0 || s[o + 1]! < 0 || s[o + 2]! < 0 || s[o + 3]! < 0) this.major[k] = 1;
+        if (u < 0 || v < 0) continue;
+        if (s[o]! < 0 || s[o + 1]! < 0 || s[o + 2]! < 0 || s[o + 3]! < 0) major = 1;
       }
-      if (k < this.count) nm += this.major[k]!;
+      this.major[k] = major;
+      if (k < this.count) nm += major;
     }
     this.majorized = nm;
   }
