@@ -3,6 +3,7 @@
  * with restitution and friction, body–body contact, events, FOSSSim 'simple'.
  */
 import { describe, expect, it } from 'vitest';
+import { Rng } from '../src/math/rng';
 import { PhysicsWorld } from '../src/world';
 import { sweptPointSegment, SpatialHash } from '../src/collision';
 import { makeJellyPile } from '../src/cli/bench-jellies';
@@ -32,6 +33,40 @@ describe('geometry and broad phase', () => {
     const k2 = h.query(-1, -1, 5.2, 5.2, out);
     // Ascending item order, not just the same set (callers rely on it for determinism).
     expect([...out.buf.subarray(0, k2)]).toEqual([0, 1, 2]);
+  });
+
+  it('spatial hash queries and cell passes give the same items in the same order with any bucket count', () => {
+    // a build uses 8 buckets per item up to the capacity (hash.ts beginQ): compare a 64-bucket
+    // hash (collisions everywhere) with a 16k one on the same random boxes
+    const rng = new Rng(5);
+    const small = new SpatialHash(64), large = new SpatialHash(1 << 14);
+    const n = 500;
+    for (const h of [small, large]) h.begin(n, 0.25);
+    for (let i = 0; i < n; i++) {
+      const x = rng.range(-10, 10), y = rng.range(-10, 10), w = rng.range(0, i % 50 === 0 ? 40 : 1), hh = rng.range(0, 1);
+      small.setBox(i, x, y, x + w, y + hh);
+      large.setBox(i, x, y, x + w, y + hh);
+    }
+    small.build();
+    large.build();
+    const a = { buf: new Int32Array(4) }, b = { buf: new Int32Array(4) };
+    let found = 0;
+    for (let q = 0; q < 300; q++) {
+      const x = rng.range(-11, 11), y = rng.range(-11, 11), w = rng.range(0, 3), hh = rng.range(0, 3);
+      const ka = small.query(x, y, x + w, y + hh, a), kb = large.query(x, y, x + w, y + hh, b);
+      expect(Array.from(a.buf.subarray(0, ka))).toEqual(Array.from(b.buf.subarray(0, kb)));
+      found += ka;
+      // a raycast's cell walk: one pass over a few cells
+      for (const h of [small, large]) h.q.set([x, y, x + w, y + hh]);
+      let ca = small.beginPassQ(a), cb = large.beginPassQ(b);
+      for (let c = 0; c < 4; c++) {
+        const ix = Math.floor(x / 0.25) + c, iy = Math.floor(y / 0.25);
+        ca = small.cellQ(ix, iy, a, ca);
+        cb = large.cellQ(ix, iy, b, cb);
+      }
+      expect(Array.from(a.buf.subarray(0, ca))).toEqual(Array.from(b.buf.subarray(0, cb)));
+    }
+    expect(found).toBeGreaterThan(300);
   });
 });
 

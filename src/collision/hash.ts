@@ -81,6 +81,9 @@ function fillEntries(
   }
 }
 
+/** Buckets per item of a build (beginQ), and the fewest buckets a build uses. */
+const BUCKETS_PER_ITEM = 8, MIN_BUCKETS = 64;
+
 let hashKernelsPrimed = false;
 
 /**
@@ -107,7 +110,10 @@ export class SpatialHash {
    * "Allocation work").
    */
   readonly grid = new Float64Array([1, 1]);
-  private readonly mask: number;
+  /** Buckets of this build − 1 (a power of two − 1, at most the capacity's; set by beginQ). */
+  private mask: number;
+  /** Buckets allocated − 1 (the constructor's `buckets`). */
+  private readonly maxMask: number;
   private readonly counts: Int32Array;
   private readonly starts: Int32Array;
   /** Items are boxes: 4 numbers each, minx miny maxx maxy (in cells, integers). */
@@ -127,6 +133,7 @@ export class SpatialHash {
     let b = 1;
     while (b < buckets) b <<= 1;
     this.mask = b - 1;
+    this.maxMask = b - 1;
     this.counts = new Int32Array(b);
     this.starts = new Int32Array(b + 1);
   }
@@ -147,6 +154,12 @@ export class SpatialHash {
       this.stampNow = 0;
     }
     this.nItems = n;
+    // BUCKETS_PER_ITEM buckets per item (at least MIN_BUCKETS), up to the capacity: a build clears and
+    // prefix-sums every bucket, which for a small scene cost more than its items (16k buckets, three
+    // builds a step). Queries return the same items in the same order with any bucket count.
+    let b = MIN_BUCKETS;
+    while (b < BUCKETS_PER_ITEM * n && b <= this.maxMask) b <<= 1;
+    this.mask = (b <= this.maxMask ? b : this.maxMask + 1) - 1;
   }
 
   /**
@@ -181,7 +194,7 @@ export class SpatialHash {
    */
   build(): void {
     const counts = this.counts, b = this.boxes, n = this.nItems, mask = this.mask;
-    counts.fill(0);
+    counts.fill(0, 0, mask + 1);
     countCells(n, b, counts, mask, this.maxCells);
     const total = HS[0]!, nBig = HS[1]!;
     if (this.entries.length < total) this.entries = new Int32Array(total * 2);
