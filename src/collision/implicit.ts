@@ -47,7 +47,7 @@ import { findDiagonalSlot, findSlot, findSlotAfter } from '../solver/pattern';
 import type { ContactTerm } from '../solver/model';
 import { growF, growI, growU8 } from './buffers';
 import {
-  candidateGeom, dEddQ, floorTimeQ, impactTimeQ, KIND_EDGE, KQ, KQ_AL, KQ_D, KQ_E, KQ_FN, KQ_NX, KQ_NY, KQ_TOI, KQ_U,
+  candidateGeom, dEddQ, floorTimeQ, impactTimeQ, KIND_EDGE, KQ, KQ_AL, KQ_CU, KQ_D, KQ_E, KQ_FN, KQ_NX, KQ_NY, KQ_TOI, KQ_U,
   localHessianAt, localMajorizerAt, NG, G_A, G_DB, G_EPS, G_K, G_KB, G_ML, G_NX, G_NY, G_R, G_SIDE, G_TX, G_TY, G_U0,
   G_WF, normalEnergyQ, normalForceQ, slipQ,
 } from './candidate-kernels';
@@ -475,6 +475,9 @@ export class ContactPotential implements ContactTerm {
       const major = this.major[k] === 1;
       if (major) this.localMajorizer(k, x, H);
       else this.localHessian(k, x, H);
+      // no curvature (a guard or a candidate out of reach, without friction): H is zero, and adding
+      // zeros changes no entry (a sum begun at +0 is never −0)
+      if (KQ[KQ_E] === 0 && KQ[KQ_CU] === 0) continue;
       const o = NS * k;
       for (let j = 0; j < 3; j++) {
         const d = o + 3 * j;
