@@ -323,6 +323,8 @@ export class SleepSystem {
     if (s && s.poses.length > 0) {
       this.poses = s.poses.slice();
       this.nPoses = s.poses.length / 3;
+    } else {
+      this.nPoses = -1; // the snapshot's world had recorded none: poses of steps run since then must not count as moves
     }
     this.applyFrozen(ctx);
   }

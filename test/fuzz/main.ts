@@ -4,12 +4,14 @@
  *   npm run fuzz -- [--cases N] [--seed S] [--first I] [--workers K] [--timeout MS] [--steps M]
  *                   [--kinds both|scene|api] [--api valid|hostile] [--json]
  *   npm run fuzz -- --seed S --case I --dump       print case I's scene text (to replay or minimize it)
+ *   npm run fuzz -- --seed S --kinds api [--api hostile] --case I --trace   print API case I's calls as it runs them
  *
  * Prints a count per outcome (test/fuzz/case.ts) and every defect (silent NaN, non-InputError
  * exception, hang) with its index and source; exits 1 when there is a defect.
  */
 import { parseArgs } from 'node:util';
-import { DEFECTS, isSceneCase, sceneCase, type FuzzOptions, type Outcome, type OutcomeKind } from './case';
+import { apiSequence } from './api';
+import { caseRng, DEFECTS, isSceneCase, sceneCase, type FuzzOptions, type Outcome, type OutcomeKind } from './case';
 import { runCases } from './pool';
 
 async function main(): Promise<number> {
@@ -25,6 +27,7 @@ async function main(): Promise<number> {
       api: { type: 'string', default: 'valid' },
       case: { type: 'string' },
       dump: { type: 'boolean' },
+      trace: { type: 'boolean' },
       json: { type: 'boolean' },
     },
   });
@@ -47,6 +50,12 @@ async function main(): Promise<number> {
       if (!isSceneCase(options, first)) throw new Error(`case ${first} is an API case (use --kinds scene)`);
       process.stdout.write(sceneCase(options.seed, first).text);
       return 0;
+    }
+    if (values.trace) {
+      if (isSceneCase(options, first)) throw new Error(`case ${first} is a scene case (use --dump)`);
+      const finite = apiSequence(caseRng(options.seed, first), options.maxSteps, options.api, (line) => process.stdout.write(`${line}\n`));
+      process.stdout.write(finite ? 'ok: the state is finite\n' : 'silent NaN: the state is not finite\n');
+      return finite ? 0 : 1;
     }
   }
   const t0 = performance.now();
