@@ -185,4 +185,39 @@ describe('snapshot and restore', () => {
     }
     expect(() => PhysicsWorld.fromSnapshot(good.slice(0, 20))).toThrow(InputError);
   });
+
+  it('forged bytes (a valid checksum over a changed payload, fuzz seed 7401): a non-finite number, a huge body id or polygon range are refused, world unchanged', () => {
+    // found by the fuzzer's hostile snapshots: a NaN position was restored (a silent NaN), body id
+    // 2^31 − 1 hung the restore (per-body tables), a polygon count of 2^31 − 1 threw a RangeError
+    const make = () => {
+      const w = new PhysicsWorld({ sleeping: true });
+      w.contacts.enabled = true;
+      const body = w.createBody();
+      const p = [[0, 1], [1, 1], [0, 2]].map(([x, y]) => w.addParticle({ x: x!, y: y!, m: 1, radius: 0.05, body }));
+      w.addTriangle(p[0]!, p[1]!, p[2]!, { youngsModulus: 1e3, poissonRatio: 0.3 });
+      w.addPolygonCollider([4, 0, 5, 0, 5, 1]);
+      w.setAnchor(p[0]!, 0, 1, 10);
+      run(w, 2);
+      return { w, p, poly: w.colliders[0]! };
+    };
+    const target = make().w;
+    const before = target.stateHash();
+    const forged: [string, (f: ReturnType<typeof make>) => void, RegExp][] = [
+      ['NaN position', (f) => { f.w.c.Particle.y[f.p[1]!] = Number.NaN; }, /Particle\.y: number 1 is NaN, expected a finite number/],
+      ['infinite velocity', (f) => { f.w.c.Particle.vx[f.p[2]!] = Infinity; }, /Particle\.vx: number 2 is Infinity/],
+      ['NaN stiffness', (f) => { f.w.c.Triangle.youngsModulus[f.w.lists.triangles[0]!] = Number.NaN; }, /Triangle\.youngsModulus/],
+      ['body 2^31 - 1', (f) => { f.w.c.Particle.body[f.p[0]!] = 2 ** 31 - 1; }, /has body 2147483647, expected 0 or a body id below 2/],
+      ['polygon count 2^31 - 1', (f) => { f.w.c.Collider.polyCount[f.poly] = 2 ** 31 - 1; }, /polygon collider \d+ has vertices 0\.\.2147483646, expected at least 3 of the 3 stored/],
+      ['polygon start past the vertices', (f) => { f.w.c.Collider.polyStart[f.poly] = 99; }, /polygon collider/],
+      ['collider kind 9', (f) => { f.w.c.Collider.kind[f.poly] = 9; }, /has kind 9/],
+    ];
+    for (const [what, forge, msg] of forged) {
+      const f = make();
+      forge(f);
+      const bytes = f.w.snapshot(); // the payload as written: its checksum is valid
+      expect(() => target.restore(bytes), what).toThrow(msg);
+      expect(() => PhysicsWorld.fromSnapshot(bytes), what).toThrow(InputError);
+      expect(target.stateHash(), what).toBe(before);
+    }
+  });
 });

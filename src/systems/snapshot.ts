@@ -22,6 +22,7 @@ import type { Components } from '../components';
 import { ensureCapacity, type Field } from '../components/store';
 import type { ContactState } from '../collision/contact';
 import { EVENT_NUMBERS } from '../collision/events';
+import { COLLIDER_CIRCLE, COLLIDER_POLYGON } from '../collision/colliders';
 import { InputError } from '../errors';
 import type { NewtonSettings } from '../solver/newton';
 import type { EntityLists } from '../solver/topology';
@@ -161,7 +162,9 @@ function readSleep(r: ByteReader, nParticles: number, nextBody: number): SleepSt
   for (let i = 0; i < n; i++) {
     if (asleep[i]! > 1 || count[i]! < 0 || island[i]! < 0 || island[i]! >= n) throw new ByteFormatError(`sleep state of particle ${i} is inconsistent`);
   }
+  requireFinite(ref, 'frozen positions');
   const poses = r.f64Array('collider poses');
+  requireFinite(poses, 'collider poses');
   if (poses.length % 3 !== 0) throw new ByteFormatError('collider poses: expected 3 numbers per collider');
   return { enabled, speed, time, noSleep, asleep, count, island, ref, poses };
 }
@@ -305,12 +308,17 @@ function parse(bytes: Uint8Array, c: Components): SnapshotData {
     }
     stores.set(store, fields);
   }
+  // the step takes the stored numbers as they are: a NaN or ∞ would be a silent NaN in the restored world
+  for (const [store, fields] of stores) for (const [field, a] of fields) if (a instanceof Float64Array) requireFinite(a, `${store}.${field}`);
   const contact = readContact(r);
+  checkReferences(stores, lists, contact, nextBody);
   const nA = r.count(64, 'the anchor count');
   const anchors = { eid: new Int32Array(nA), target: new Float64Array(2 * nA), k: new Float64Array(nA) };
   r.i32s(anchors.eid, nA, 'anchor entities');
   r.f64s(anchors.target, 2 * nA, 'anchor targets');
   r.f64s(anchors.k, nA, 'anchor stiffnesses');
+  requireFinite(anchors.target, 'anchor targets');
+  requireFinite(anchors.k, 'anchor stiffnesses');
   let factor: SnapshotData['factor'] = null;
   if (r.u8('the factor flag') === 1) {
     const stale = r.u8('the factor staleness') === 1;
@@ -328,6 +336,34 @@ function parse(bytes: Uint8Array, c: Components): SnapshotData {
     engineVersion, dt, integrator: integrator as SnapshotData['integrator'], newton, massMatrix, stepCount, nextBody,
     entityIndex: { maxId, aliveCount, dense }, lists, pending, stores, contact, anchors, factor, sleep,
   };
+}
+
+/**
+ * References that size arrays or bound loops, checked against what the snapshot holds: a particle's
+ * body id (the sleep and contact systems size per-body tables by it) and a collider's kind and
+ * polygon vertex range (an out-of-range count made a 2^31-vertex allocation, a huge body id a hang).
+ */
+function checkReferences(stores: Map<keyof Components, Map<string, Field>>, lists: EntityLists, contact: ContactState, nextBody: number): void {
+  const P = stores.get('Particle')!, K = stores.get('Collider')!;
+  const body = P.get('body')!;
+  for (let k = 0; k < body.length; k++) {
+    if (body[k]! < 0 || body[k]! >= nextBody) throw new ByteFormatError(`particle ${lists.particles[k]} has body ${body[k]}, expected 0 or a body id below ${nextBody}`);
+  }
+  const kind = K.get('kind')!, start = K.get('polyStart')!, count = K.get('polyCount')!, vertices = contact.polyLocal.length / 2;
+  for (let k = 0; k < kind.length; k++) {
+    const e = lists.colliders[k];
+    if (kind[k]! < COLLIDER_CIRCLE || kind[k]! > COLLIDER_POLYGON) throw new ByteFormatError(`collider ${e} has kind ${kind[k]}, expected 1 (circle), 2 (segment) or 3 (polygon)`);
+    if (kind[k] === COLLIDER_POLYGON && !(start[k]! >= 0 && count[k]! >= 3 && start[k]! + count[k]! <= vertices)) {
+      throw new ByteFormatError(`polygon collider ${e} has vertices ${start[k]}..${start[k]! + count[k]! - 1}, expected at least 3 of the ${vertices} stored`);
+    }
+  }
+}
+
+/** Refuse a non-finite number where the state holds finite ones (a forged payload: its checksum matches). */
+function requireFinite(a: Float64Array, what: string): void {
+  for (let k = 0; k < a.length; k++) {
+    if (!Number.isFinite(a[k]!)) throw new ByteFormatError(`${what}: number ${k} is ${a[k]}, expected a finite number`);
+  }
 }
 
 function readNewton(r: ByteReader): NewtonSettings | 'fosssim' {

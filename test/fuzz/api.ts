@@ -120,8 +120,9 @@ function badSnapshot(c: Ctx): { bytes: Uint8Array; forged: boolean } {
   if (r < 0.2) return { bytes: good.subarray(0, Math.floor(c.rng.next() * good.length)), forged: false };
   if (r < 0.3) return { bytes: Uint8Array.from([...good, 0]), forged: false };
   if (r < 0.5) {
-    const b = good.slice();
-    b[Math.floor(c.rng.next() * b.length)]! ^= 1 + Math.floor(c.rng.next() * 255);
+    // one byte of the payload flipped (the checksum must catch it; the header's engine version is informational)
+    const b = good.slice(), payload = c.world.snapshotPayload().length;
+    b[b.length - payload + Math.floor(c.rng.next() * payload)]! ^= 1 + Math.floor(c.rng.next() * 255);
     return { bytes: b, forged: false };
   }
   const p = c.world.snapshotPayload().slice();
@@ -131,6 +132,15 @@ function badSnapshot(c: Ctx): { bytes: Uint8Array; forged: boolean } {
     else p.set([0xff, 0xff, 0xff, 0x7f].slice(0, p.length - at), at); // a large count or a NaN's high bytes
   }
   return { bytes: wrapPayload(p, ENGINE_VERSION), forged: true };
+}
+
+/** Restoring a world's own snapshot never fails: an InputError there is a defect, not a clean refusal. */
+function own<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new Error(`a world's own snapshot was refused: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** Step `a` and `b` once each; both must fail the same way or end with the same state hash. */
@@ -335,10 +345,10 @@ const OPS: [weight: number, op: Op][] = [
     // step; restoring an earlier snapshot equals a fresh world made from it; hostile: bad bytes are refused
     const w = c.world, h = w.stateHash(), r = c.rng.next();
     if (r < 0.25) {
-      w.restore(w.snapshot());
+      own(() => w.restore(w.snapshot()));
       if (w.stateHash() !== h) throw new Error('restore(snapshot()) changed the state hash');
     } else if (r < 0.5) {
-      const copy = PhysicsWorld.fromSnapshot(w.snapshot());
+      const copy = own(() => PhysicsWorld.fromSnapshot(w.snapshot()));
       if (copy.stateHash() !== h) throw new Error('fromSnapshot(snapshot()) has another state hash');
       stepAlike(w, copy, 'a world and its fromSnapshot copy');
     } else if (r < 0.7 || c.mode === 'valid') {
@@ -346,7 +356,7 @@ const OPS: [weight: number, op: Op][] = [
         c.saved = { bytes: w.snapshot(), hash: h, bodies: [...c.bodies] };
         return;
       }
-      w.restore(c.saved.bytes);
+      own(() => w.restore(c.saved!.bytes));
       if (w.stateHash() !== c.saved.hash) throw new Error('restoring an earlier snapshot gave another state hash');
       stepAlike(w, PhysicsWorld.fromSnapshot(c.saved.bytes), 'a world that restored an earlier snapshot and a world made from it');
       c.particles = [...w.lists.particles];
