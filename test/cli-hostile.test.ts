@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +89,50 @@ describe('CLI limits, failures and signals', () => {
       expect(existsSync(out)).toBe(false);
     });
   }
+
+  /** A stand-in ffmpeg (ELASTICA_FFMPEG): `-version` answers after `versionDelay` s; encoding fails with a message. */
+  function fakeFfmpeg(name: string, versionDelay: number): string {
+    const path = join(dir, name);
+    writeFileSync(path, `#!/bin/sh\nif [ "$1" = "-version" ]; then sleep ${versionDelay}; exit 0; fi\ncat > /dev/null\necho "fake encoder: no such codec" >&2\nexit 1\n`);
+    chmodSync(path, 0o755);
+    return path;
+  }
+
+  it('ffmpeg failing: exit 2 naming the mp4 and ffmpeg\'s message, and no GIF of the same run left behind (fuzz, CLI runs)', () => {
+    // before: "internal error: ffmpeg failed", exit 1, and the GIF already moved into place
+    const scene = join(dir, 'movie.xml');
+    writeFileSync(scene, particles(2, '0.1', '0.01'));
+    const sub = join(dir, 'movie-out');
+    mkdirSync(sub);
+    const r = spawnSync(process.execPath, [BIN, 'render', scene, '--gif', join(sub, 'a.gif'), '--mp4', join(sub, 'a.mp4'), '--size', '64x48', '--quiet'], {
+      cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ELASTICA_FFMPEG: fakeFfmpeg('ffmpeg-fails', 0) },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`elastica: --mp4 '${join(sub, 'a.mp4')}': ffmpeg failed (exit 1): fake encoder: no such codec\n`);
+    expect(readdirSync(sub)).toEqual([]);
+  });
+
+  it('SIGTERM while the outputs are being opened (before the first step): exit 143, the frame folder it created removed (fuzz, CLI runs)', async () => {
+    // before: the signal handlers came after the outputs were opened, so the signal killed the
+    // process outright and left the folder `render --frames` had just created
+    const scene = join(dir, 'opening.xml');
+    writeFileSync(scene, particles(2, '1', '0.01'));
+    const frames = join(dir, 'opening-frames');
+    const child = spawn(process.execPath, [BIN, 'render', scene, '--frames', frames, '--mp4', join(dir, 'opening.mp4'), '--size', '64x48', '--quiet'], {
+      cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ELASTICA_FFMPEG: fakeFfmpeg('ffmpeg-slow', 3) },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<[number | null, string | null]>((res) => child.on('exit', (c, s) => res([c, s])));
+    const t0 = Date.now();
+    while (!existsSync(frames) && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(frames)).toBe(true); // made; the run now waits for `ffmpeg -version`
+    child.kill('SIGTERM');
+    expect(await exited).toEqual([143, null]);
+    expect(stderr).toBe(`elastica: ${scene}: stopped by SIGTERM after step 0; no output written\n`);
+    expect(existsSync(frames)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes('opening.mp4'))).toEqual([]);
+  }, 60_000);
 
   it.sequential('cleanup', () => {
     rmSync(dir, { recursive: true, force: true });

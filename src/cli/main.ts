@@ -133,35 +133,60 @@ export function summaryLine(r: RunResult): string {
   return `elastica: ${what}${frames}; ${files}`;
 }
 
-/** Run a scene: simulate, write the state file and the frames; returns what was done. */
+/**
+ * Let pending signal handlers run: they run only between tasks, and a signal that arrived during
+ * synchronous work (loading, `ffmpeg -version`) reaches its handler in the event loop's second turn,
+ * not the first (measured: after one setImmediate the handler had not run, after two it had).
+ */
+async function yieldToSignals(): Promise<void> {
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r));
+}
+
+/**
+ * Run a scene: simulate, write the state file and the frames; returns what was done.
+ * SIGINT / SIGTERM / SIGHUP are watched from the start: one received while loading is reported
+ * before any output is opened, one received later at the next yield (every YIELD_MS) or before the
+ * outputs are moved into place; either way they are removed and the run exits with 128 + n.
+ */
 export async function runScene(opts: RunOptions): Promise<RunResult> {
   const t0 = performance.now();
-  const desc = loadSceneFile(opts.scene);
-  for (const w of desc.warnings) process.stderr.write(`warning: ${w}\n`);
-  const { world, steps: sceneSteps } = buildScene(desc);
-  const steps = opts.steps ?? sceneSteps;
-  checkRunLimits({
-    scene: opts.scene, steps, stepsGiven: opts.steps !== undefined, particles: world.particleCount(), out: opts.out, force: opts.force === true,
-  });
-  let frames: FrameOutput | null = null;
-  if (opts.frames) {
-    const { FrameOutput: Output } = await import('../render/output');
-    frames = await Output.open(desc, { ...opts.frames, size: opts.frames.size ?? { width: 800, height: 600 } });
-  }
-  let writer: StateWriter | null = null;
-  try {
-    writer = opts.out ? new StateWriter(opts.out, world.particleCount()) : null;
-  } catch (e) {
-    frames?.abort();
-    throw e;
-  }
-  // FOSSSim's state file for <collision type="simple"> carries each step's collision list.
-  const recorder = desc.collision?.type === 'simple' ? new CollisionRecorder() : null;
-  if (recorder) world.contacts.simple.recorder = recorder;
-  const progress = createProgress(steps, opts.quiet === true, frames ? 50 : 500);
   const signals = watchSignals();
-  let lastYield = Date.now();
   try {
+    const desc = loadSceneFile(opts.scene);
+    for (const w of desc.warnings) process.stderr.write(`warning: ${w}\n`);
+    const { world, steps: sceneSteps } = buildScene(desc);
+    const steps = opts.steps ?? sceneSteps;
+    checkRunLimits({
+      scene: opts.scene, steps, stepsGiven: opts.steps !== undefined, particles: world.particleCount(), out: opts.out, force: opts.force === true,
+    });
+    await yieldToSignals();
+    stopIfSignalled(signals, opts.scene, 0);
+    return await simulate(opts, desc, world, steps, signals, t0);
+  } finally {
+    signals.dispose();
+  }
+}
+
+async function simulate(
+  opts: RunOptions, desc: ReturnType<typeof loadSceneFile>, world: ReturnType<typeof buildScene>['world'], steps: number, signals: SignalWatch, t0: number,
+): Promise<RunResult> {
+  let frames: FrameOutput | null = null;
+  let writer: StateWriter | null = null;
+  const progress = createProgress(steps, opts.quiet === true, opts.frames ? 50 : 500);
+  let done = 0; // steps completed
+  try {
+    if (opts.frames) {
+      const { FrameOutput: Output } = await import('../render/output');
+      frames = await Output.open(desc, { ...opts.frames, size: opts.frames.size ?? { width: 800, height: 600 } });
+    }
+    writer = opts.out ? new StateWriter(opts.out, world.particleCount()) : null;
+    // FOSSSim's state file for <collision type="simple"> carries each step's collision list.
+    const recorder = desc.collision?.type === 'simple' ? new CollisionRecorder() : null;
+    if (recorder) world.contacts.simple.recorder = recorder;
+    await yieldToSignals();
+    stopIfSignalled(signals, opts.scene, 0);
+    let lastYield = Date.now();
     const x = world.readPositions();
     const v = world.readVelocities();
     writer?.write(x, v);
@@ -169,6 +194,7 @@ export async function runScene(opts: RunOptions): Promise<RunResult> {
     if (frames) await frames.step(0, x);
     for (let s = 1; s <= steps; s++) {
       stepOrReport(world, opts.scene); // a non-finite state is a SimulationError from the step itself
+      done = s;
       world.readPositions(x);
       world.readVelocities(v);
       writer?.write(x, v);
@@ -176,21 +202,25 @@ export async function runScene(opts: RunOptions): Promise<RunResult> {
       if (frames) await frames.step(s, x);
       progress.tick(s);
       if (Date.now() - lastYield >= YIELD_MS) {
-        await new Promise((r) => setImmediate(r));
+        await yieldToSignals();
         stopIfSignalled(signals, opts.scene, s);
         lastYield = Date.now();
       }
     }
     progress.stop();
     await frames?.finish();
+    // the last chance to stop: after this the outputs are in place and the run is done
+    await yieldToSignals();
+    stopIfSignalled(signals, opts.scene, done);
+    frames?.commit();
     writer?.commit();
   } catch (e) {
     progress.stop();
     writer?.abort();
     frames?.abort();
+    // a failure caused by the signal (ffmpeg stopped by the terminal's Ctrl-C, …) is reported as the signal
+    if (signals.signal !== null && !(e instanceof CliExit)) stopIfSignalled(signals, opts.scene, done);
     throw e;
-  } finally {
-    signals.dispose();
   }
   const files = [...(writer ? [{ path: writer.path, bytes: writer.size() }] : []), ...(frames ? frames.files() : [])];
   const result: RunResult = {

@@ -205,18 +205,29 @@ export class FrameOutput {
     }
   }
 
-  /** Finish the movies and move them into place. */
+  /** Finish the movies into their temporary files (commit() moves them into place). */
   async finish(): Promise<void> {
     if (this.gif) {
       this.gif.enc.finish();
       writeFileSync(this.gif.tmp, this.gif.enc.bytesView());
-      renameSync(this.gif.tmp, this.t.gif!);
-      this.gif = null;
     }
     if (this.mp4) {
       this.mp4.proc.stdin!.end();
       const code = await this.mp4.done;
-      if (code !== 0) throw new Error(`ffmpeg failed (exit ${code}): ${this.mp4.err.join('').trim()}`);
+      if (code !== 0) {
+        const why = this.mp4.err.join('').trim().split('\n').filter((l) => l.trim() !== '').pop() ?? 'no message';
+        throw new InputError(`--mp4 '${this.t.mp4}': ffmpeg failed (${code === null ? 'stopped by a signal' : `exit ${code}`}): ${why}`);
+      }
+    }
+  }
+
+  /** Move the finished movies into place (after finish()). */
+  commit(): void {
+    if (this.gif) {
+      renameSync(this.gif.tmp, this.t.gif!);
+      this.gif = null;
+    }
+    if (this.mp4) {
       renameSync(this.mp4.tmp, this.t.mp4!);
       this.mp4 = null;
     }

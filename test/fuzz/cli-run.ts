@@ -10,8 +10,8 @@
  * Each run gets a fresh folder holding only scene.xml (and pngs/ for FOSSSim's -g 1). After it ends:
  *
  *   - exit 0, 2 (bad input), 3 (the simulation failed), or, for a run sent signal n, 128 + n;
- *     a run signalled before the CLI installed its handlers may die of the signal itself
- *     (counted as 'died-of-signal', never a defect unless it left a file);
+ *     a run signalled before the CLI installed its handlers (Node and tsx starting) dies of the
+ *     signal itself: 'died-of-signal', a defect if it printed anything or left a file;
  *   - stderr: `warning: …` lines, then for a failure exactly one line `elastica: <where>: …` naming
  *     the scene or an output path; never `internal error`, never a stack trace;
  *   - files: after a failure or a signal the folder holds exactly what it held before (no output,
@@ -53,6 +53,8 @@ export interface RunPlan {
   /** 'early': after killDelayMs from spawn; 'writing': killDelayMs after an output appears. */
   killWhen: 'early' | 'writing';
   killDelayMs: number;
+  /** Signal the process group (as a terminal's Ctrl-C does: ffmpeg gets it too), not the process alone. */
+  group: boolean;
   pngsDir: boolean;
 }
 
@@ -107,7 +109,8 @@ export function planRun(seed: number, index: number): RunPlan {
     case 'fosssim-g1': args = ['-s', 'scene.xml', '-d', '0', '-g', '1', '-o', 'out.bin', ...small, ...fps, ...stepArgs, ...q]; outputs = ['pngs/', 'out.bin']; break;
   }
   const pngsDir = mode === 'fosssim-g1' && rng.next() < 0.85;
-  return { index, mode, sceneIndex, args, outputs, signal, killWhen, killDelayMs, pngsDir };
+  const group = rng.next() < 0.3;
+  return { index, mode, sceneIndex, args, outputs, signal, killWhen, killDelayMs, group, pngsDir };
 }
 
 export type CliOutcome = 'exit-0' | 'exit-2' | 'exit-3' | 'exit-130' | 'exit-143' | 'died-of-signal' | 'defect';
@@ -147,7 +150,7 @@ export async function runPlan(seed: number, plan: RunPlan, dir: string, timeoutM
   if (plan.pngsDir) mkdirSync(join(dir, 'pngs'));
   const before = listing(dir);
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, ...plan.args], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...plan.args], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], detached: plan.group });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   let exited = false;
@@ -166,7 +169,10 @@ export async function runPlan(seed: number, plan: RunPlan, dir: string, timeoutM
       while (!exited && performance.now() - started < timeoutMs && listing(dir).length === before.length) await sleep(20);
     }
     await sleep(plan.killDelayMs);
-    if (!exited) child.kill(plan.signal);
+    if (!exited) {
+      if (plan.group) process.kill(-child.pid!, plan.signal);
+      else child.kill(plan.signal);
+    }
   }
   const { code, signal } = await exit;
   clearTimeout(timer);
@@ -178,6 +184,7 @@ export async function runPlan(seed: number, plan: RunPlan, dir: string, timeoutM
   if (signal !== null) {
     outcome = 'died-of-signal';
     if (signal !== plan.signal) problems.push(`died of ${signal}`);
+    else if (stderr !== '') problems.push('died of its signal after writing to stderr (while running, not before its handlers were installed)');
   } else if (code === 0 || code === 2 || code === 3 || (code === sigCode && plan.signal)) {
     outcome = `exit-${code}` as CliOutcome;
   } else {
@@ -207,7 +214,7 @@ export async function runPlan(seed: number, plan: RunPlan, dir: string, timeoutM
   if (code === 0 && signal === null) {
     for (const o of plan.outputs) {
       if (!after.includes(o)) problems.push(`exit 0 but ${o} missing`);
-      else if (!o.endsWith('/') && statSync(join(dir, o)).size === 0) problems.push(`exit 0 but ${o} is empty`);
+      else if (o !== 'out.bin' && !o.endsWith('/') && statSync(join(dir, o)).size === 0) problems.push(`exit 0 but ${o} is empty`); // a state file of 0 particles is empty
     }
   } else if (made.length > 0) {
     problems.push(`failed run left ${made.slice(0, 5).join(', ')}${made.length > 5 ? ', …' : ''}`);
@@ -241,7 +248,7 @@ async function main(): Promise<number> {
     count = 1;
     if (values.show) {
       const p = planRun(seed, first);
-      process.stdout.write(`# run ${first}: ${p.mode}${p.signal ? `, ${p.signal} ${p.killWhen} +${p.killDelayMs} ms` : ''}${p.pngsDir ? ', pngs/ made first' : ''}\n`);
+      process.stdout.write(`# run ${first}: ${p.mode}${p.signal ? `, ${p.signal}${p.group ? ' to the group' : ''} ${p.killWhen} +${p.killDelayMs} ms` : ''}${p.pngsDir ? ', pngs/ made first' : ''}\n`);
       process.stdout.write(`# elastica ${p.args.join(' ')}\n${sceneCase(seed, p.sceneIndex).text}\n`);
       return 0;
     }
