@@ -236,12 +236,15 @@ export function readReplay(bytes: Uint8Array): Replay {
       if (e instanceof ByteFormatError) throw e;
       throw new ByteFormatError('the header is not valid JSON');
     }
+    if (typeof header !== 'object' || header === null || Array.isArray(header)) throw new ByteFormatError('the header is not a JSON object');
     if (header.format !== 'elastica-replay' || header.version !== REPLAY_FORMAT) {
       throw new ByteFormatError(`format '${String(header.format)}' version ${String(header.version)}; this engine reads elastica-replay version ${REPLAY_FORMAT}`);
     }
     for (const k of ['steps', 'hashEvery', 'snapshotEvery'] as const) {
       if (!Number.isInteger(header[k]) || header[k] < 0) throw new ByteFormatError(`header '${k}' must be a whole number, got ${String(header[k])}`);
     }
+    // every step takes at least one input byte: a larger count is not this file's (and would size arrays)
+    if (header.steps > r.remaining) throw new ByteFormatError(`header 'steps' is ${header.steps}, more than the ${r.remaining} bytes after the header can hold`);
     const nInit = r.count(r.remaining, 'the initial snapshot length');
     const initial = bytes.slice(r.pos, r.pos + nInit);
     r.pos += nInit;
@@ -341,14 +344,31 @@ export interface ReplayResult {
   mismatch: { step: number; expected: string; actual: string; parts: Record<string, string>; stage?: { step: number; stage: string } } | null;
 }
 
+/** Options of replay() and replaySteps(). */
+export interface ReplayOptions {
+  world?: PhysicsWorld;
+  onStep?: (k: number, w: PhysicsWorld) => void;
+  systems?: (w: PhysicsWorld) => void;
+}
+
 /**
  * Re-simulate a replay in `world` (default: a fresh world from its initial snapshot), comparing
  * every recorded hash; stops at the first mismatch. `onStep(k, world)` sees each step (progress,
  * writing states); `systems` installs the game's own systems on the fresh world first.
  */
-export function replay(
-  bytes: Uint8Array | Replay, opts: { world?: PhysicsWorld; onStep?: (k: number, w: PhysicsWorld) => void; systems?: (w: PhysicsWorld) => void } = {},
-): ReplayResult {
+export function replay(bytes: Uint8Array | Replay, opts: ReplayOptions = {}): ReplayResult {
+  const steps = replaySteps(bytes, opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * replay() one step at a time: yields each step's index after its hash was compared and returns
+ * the result, so a caller can pause between steps (the CLI lets signal handlers run).
+ */
+export function* replaySteps(bytes: Uint8Array | Replay, opts: ReplayOptions = {}): Generator<number, ReplayResult, void> {
   const rep = bytes instanceof Uint8Array ? readReplay(bytes) : bytes;
   const world = opts.world ?? PhysicsWorld.fromSnapshot(rep.initial);
   if (opts.world) world.restore(rep.initial);
@@ -368,12 +388,16 @@ export function replay(
       }
       opts.onStep?.(k, world);
       const expected = rep.hashes[k]!;
-      if (expected === '') continue;
+      if (expected === '') {
+        yield k;
+        continue;
+      }
       compared++;
       const actual = world.stateHash();
       if (actual !== expected) {
         return { ok: false, steps: k + 1, hashesCompared: compared, mismatch: { step: k, expected, actual, parts: world.stateHashes(), ...(firstStage ? { stage: firstStage } : {}) } };
       }
+      yield k;
     }
   } finally {
     tracker?.detach();

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RUN_LIMITS } from '../src/cli/limits';
+import { PhysicsWorld } from '../src/world';
+import { Recorder } from '../src/replay';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'elastica.mjs');
@@ -132,6 +134,61 @@ describe('CLI limits, failures and signals', () => {
     expect(stderr).toBe(`elastica: ${scene}: stopped by SIGTERM after step 0; no output written\n`);
     expect(existsSync(frames)).toBe(false);
     expect(readdirSync(dir).filter((f) => f.includes('opening.mp4'))).toEqual([]);
+  }, 60_000);
+
+  /** A replay of `steps` steps of a small jelly on the ground (a drag anchor set at step 5). */
+  function recordReplay(steps: number): Uint8Array {
+    const w = new PhysicsWorld({});
+    const p = [[0, 1], [1, 1], [0, 2]].map(([x, y]) => w.addParticle({ x: x!, y: y!, m: 1 }));
+    w.addTriangle(p[0]!, p[1]!, p[2]!, { youngsModulus: 1e3, poissonRatio: 0.3 });
+    w.addHalfplane(0, 0, 0, 1);
+    w.contacts.enabled = true;
+    const rec = new Recorder(w);
+    for (let s = 0; s < steps; s++) {
+      if (s === 5) w.setAnchor(p[0]!, 1, 3, 100);
+      w.step();
+    }
+    return rec.stop();
+  }
+
+  it('replay: a header that is not an object, a corrupted initial snapshot: exit 2, one line naming the file (fuzz, CLI runs)', () => {
+    // before: "internal error: Cannot read properties of null" (exit 1), and "elastica: snapshot: …" without the file
+    const good = recordReplay(20);
+    const nullHeader = join(dir, 'null-header.replay');
+    const h = new DataView(good.buffer, good.byteOffset).getUint32(4, true); // the header: u32 length, UTF-16 units
+    const text = 'null'.padEnd(h, ' ');
+    const b = good.slice();
+    for (let i = 0; i < h; i++) new DataView(b.buffer).setUint16(8 + 2 * i, text.charCodeAt(i), true);
+    writeFileSync(nullHeader, b);
+    let r = run(['replay', nullHeader, '--verify']);
+    expect([r.code, r.stderr]).toEqual([2, `elastica: ${nullHeader}: replay: the header is not a JSON object\n`]);
+    const badInitial = join(dir, 'bad-initial.replay');
+    const c = good.slice();
+    c[8 + 2 * h + 4 + 200]! ^= 0x40; // a byte of the initial snapshot's payload
+    writeFileSync(badInitial, c);
+    r = run(['replay', badInitial, '--verify']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^elastica: ${badInitial}: snapshot: checksum mismatch .*\n$`));
+  });
+
+  it('replay --out: SIGINT mid-run removes the temporary state file and exits 130 (fuzz, CLI runs)', async () => {
+    // before: the replay ran synchronously, so SIGINT killed it and left .name.pid.tmp behind
+    const file = join(dir, 'long.replay');
+    writeFileSync(file, recordReplay(20_000));
+    const out = join(dir, 'long-replay.bin');
+    const child = spawn(process.execPath, [BIN, 'replay', file, '--verify', '--out', out, '--quiet'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<[number | null, string | null]>((res) => child.on('exit', (code, sig) => res([code, sig])));
+    const t0 = Date.now();
+    while (tmpFiles(dir).length === 0 && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 20));
+    expect(tmpFiles(dir).length).toBe(1);
+    await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGINT');
+    expect(await exited).toEqual([130, null]);
+    expect(stderr).toMatch(new RegExp(`^elastica: ${file}: stopped by SIGINT after step \\d+; nothing written\n$`));
+    expect(tmpFiles(dir)).toEqual([]);
+    expect(existsSync(out)).toBe(false);
   }, 60_000);
 
   it.sequential('cleanup', () => {

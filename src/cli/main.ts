@@ -19,7 +19,8 @@ import type { FrameOutput, FrameTargets } from '../render/output';
 import { StateWriter } from './output';
 import { createProgress } from './progress';
 import { checkRunLimits } from './limits';
-import { signalExitCode, watchSignals, type SignalWatch } from './signals';
+import { watchSignals, yieldToSignals, type SignalWatch } from './signals';
+import { CliExit } from './exit';
 
 const USAGE = `Usage:
   elastica run <scene.xml> [--out <file.bin>] [--steps N] [--force] [--quiet]
@@ -54,14 +55,6 @@ export interface RunOptions {
   force?: boolean;
 }
 
-/** A failure the CLI reports in one line with its own exit code. */
-class CliExit extends Error {
-  readonly code: number;
-  constructor(message: string, code: number) {
-    super(message);
-    this.code = code;
-  }
-}
 
 /** Yield to the event loop (so signal handlers run) at most every this many ms. */
 const YIELD_MS = 50;
@@ -77,8 +70,7 @@ function stepOrReport(world: { step(): void }, scene: string): void {
 }
 
 function stopIfSignalled(signals: SignalWatch, scene: string, step: number): void {
-  const sig = signals.signal;
-  if (sig !== null) throw new CliExit(`${scene}: stopped by ${sig} after step ${step}; no output written`, signalExitCode(sig));
+  signals.stopIfSignalled(`${scene}: stopped by`, `after step ${step}; no output written`);
 }
 
 export interface RunResult {
@@ -131,16 +123,6 @@ export function summaryLine(r: RunResult): string {
   const frames = r.frames > 0 ? `, ${r.frames} frames` : '';
   const files = r.files.length === 0 ? 'nothing written (no --out given)' : `wrote ${r.files.map((f) => `${f.path} (${humanBytes(f.bytes)})`).join(', ')}`;
   return `elastica: ${what}${frames}; ${files}`;
-}
-
-/**
- * Let pending signal handlers run: they run only between tasks, and a signal that arrived during
- * synchronous work (loading, `ffmpeg -version`) reaches its handler in the event loop's second turn,
- * not the first (measured: after one setImmediate the handler had not run, after two it had).
- */
-async function yieldToSignals(): Promise<void> {
-  await new Promise((r) => setImmediate(r));
-  await new Promise((r) => setImmediate(r));
 }
 
 /**
@@ -299,7 +281,7 @@ async function dispatch(argv: string[]): Promise<number> {
     if (positionals.length !== 1) throw new InputError(`replay: expected exactly one replay file, got ${positionals.length}\n${USAGE}`);
     if (values.verify !== true && values.out === undefined) throw new InputError(`replay: say what to do: --verify (compare every state hash) and/or --out <file.bin>\n${USAGE}`);
     const { runReplay } = await import('./replay');
-    return runReplay({ file: positionals[0]!, verify: values.verify === true, out: values.out as string | undefined, quiet: values.quiet as boolean | undefined },
+    return await runReplay({ file: positionals[0]!, verify: values.verify === true, out: values.out as string | undefined, quiet: values.quiet as boolean | undefined },
       (line) => process.stdout.write(`${line}\n`));
   }
   if (command === 'render') {

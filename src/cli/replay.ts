@@ -4,14 +4,18 @@
  * step and the state's part hashes when one differs; 2 for bad input (unreadable or malformed file).
  * `--out` writes each step's state in FOSSSim's format (positions then velocities per record, the
  * initial state first); FOSSSim's format holds one particle count, so a replay whose bodies come or
- * go stops there with a clear message and leaves no file.
+ * go stops there with a clear message and leaves no file. Every failure names the file (a bad initial
+ * snapshot or input too); a step that fails (SimulationError) exits 3; SIGINT / SIGTERM / SIGHUP stop
+ * the run at its next yield (every 50 ms), remove the temporary state file and exit 128 + n.
  */
 import { readFileSync } from 'node:fs';
-import { InputError } from '../errors';
-import { readReplay, replay, type ReplayResult } from '../replay';
+import { InputError, SimulationError } from '../errors';
+import { readReplay, replaySteps, type ReplayResult } from '../replay';
 import { PhysicsWorld } from '../world';
 import { StateWriter } from './output';
 import { createProgress } from './progress';
+import { CliExit } from './exit';
+import { watchSignals, yieldToSignals, type SignalWatch } from './signals';
 
 export interface ReplayCliOptions {
   file: string;
@@ -20,7 +24,21 @@ export interface ReplayCliOptions {
   quiet?: boolean;
 }
 
-export function runReplay(opts: ReplayCliOptions, print: (line: string) => void): number {
+export async function runReplay(opts: ReplayCliOptions, print: (line: string) => void): Promise<number> {
+  const signals = watchSignals();
+  try {
+    return await verify(opts, print, signals);
+  } catch (e) {
+    // every failure names the file: a bad initial snapshot or input ("snapshot: …"), a failed step
+    if (e instanceof InputError && !e.message.startsWith(`${opts.file}: `)) throw new InputError(`${opts.file}: ${e.message}`);
+    if (e instanceof SimulationError) throw new CliExit(`${opts.file}: ${e.message}`, 3);
+    throw e;
+  } finally {
+    signals.dispose();
+  }
+}
+
+async function verify(opts: ReplayCliOptions, print: (line: string) => void, signals: SignalWatch): Promise<number> {
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(readFileSync(opts.file));
@@ -28,32 +46,45 @@ export function runReplay(opts: ReplayCliOptions, print: (line: string) => void)
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(`${opts.file}: cannot read the replay (${code === 'ENOENT' ? 'no such file' : code ?? String(e)})`);
   }
-  let rep;
-  try {
-    rep = readReplay(bytes);
-  } catch (e) {
-    if (e instanceof InputError) throw new InputError(`${opts.file}: ${e.message}`);
-    throw e;
-  }
+  const rep = readReplay(bytes);
   const world = PhysicsWorld.fromSnapshot(rep.initial);
   const n = world.particleCount();
+  const stop = (k: number) => signals.stopIfSignalled(`${opts.file}: stopped by`, `after step ${k}; nothing written`);
+  await yieldToSignals();
+  stop(0);
   const writer = opts.out ? new StateWriter(opts.out, n) : null;
   const progress = createProgress(rep.header.steps, opts.quiet === true);
   let result: ReplayResult;
+  const steps = replaySteps(rep, {
+    world,
+    onStep: (k, w) => {
+      progress.tick(k + 1);
+      if (!writer) return;
+      if (w.particleCount() !== n) {
+        throw new InputError(`${opts.file}: the particle count changes at step ${k} (${n} → ${w.particleCount()}); FOSSSim's state format holds one count, so --out cannot write this replay`);
+      }
+      writer.write(w.readPositions(), w.readVelocities());
+    },
+  });
   try {
     if (writer) writer.write(world.readPositions(), world.readVelocities());
-    result = replay(rep, {
-      world,
-      onStep: (k, w) => {
-        progress.tick(k + 1);
-        if (!writer) return;
-        if (w.particleCount() !== n) {
-          throw new InputError(`${opts.file}: the particle count changes at step ${k} (${n} → ${w.particleCount()}); FOSSSim's state format holds one count, so --out cannot write this replay`);
-        }
-        writer.write(w.readPositions(), w.readVelocities());
-      },
-    });
+    let lastYield = Date.now();
+    for (;;) {
+      const r = steps.next();
+      if (r.done) {
+        result = r.value;
+        break;
+      }
+      if (Date.now() - lastYield >= YIELD_MS) {
+        await yieldToSignals();
+        stop(r.value + 1);
+        lastYield = Date.now();
+      }
+    }
+    await yieldToSignals();
+    stop(result.steps);
   } catch (e) {
+    steps.return(undefined as never);
     writer?.abort();
     throw e;
   } finally {
@@ -71,3 +102,6 @@ export function runReplay(opts: ReplayCliOptions, print: (line: string) => void)
   print(`${opts.file}: the state first differs after step ${m.step}: expected hash ${m.expected}, got ${m.actual} (${parts})${stage}${writer ? '; nothing written' : ''}`);
   return 1;
 }
+
+/** Yield to signal handlers at most every this many ms. */
+const YIELD_MS = 50;
