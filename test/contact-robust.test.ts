@@ -367,6 +367,28 @@ describe('fail-safe steps (never NaN)', () => {
     expect(allFinite(w)).toBe(true);
   });
 
+  it('a failed step reports no contact beginning or ending, so a world and its snapshot copy continue alike (fuzz seed 7602)', () => {
+    // the events stage of a step whose solve threw read the pair list of the last successful step,
+    // which no snapshot holds: the world and a fromSnapshot copy got different contact states
+    const w = new PhysicsWorld({});
+    makeJellyPile(w, 1, 8);
+    for (let s = 0; s < 60 && w.contacts.active.length === 0; s++) w.step();
+    w.step();
+    const active = w.contacts.active.length;
+    expect(active).toBeGreaterThan(0);
+    // a massless free particle on a compressed spring far away: every solve from now on is singular
+    const a = w.addParticle({ x: 50, y: 50, m: 1, fixed: true });
+    w.addSpring(a, w.addParticle({ x: 51, y: 50, m: 0 }), { alpha: 1, l0: 2 });
+    const copy = PhysicsWorld.fromSnapshot(w.snapshot());
+    for (let s = 0; s < 3; s++) {
+      w.step();
+      copy.step();
+      expect(w.lastStats.failSafe).toBe('solver-error');
+      expect(w.stateHash()).toBe(copy.stateHash());
+      expect(w.contacts.begin.length + w.contacts.end.length).toBe(0);
+    }
+  });
+
   it('programming errors are not swallowed', () => {
     const w = new PhysicsWorld({});
     makeJellyPile(w, 1, 8);

@@ -86,6 +86,12 @@ export class Pipeline {
   profile = false;
   /** Skip the user systems (PhysicsWorld.warmUp steps the engine's own stages only). */
   userSystemsMuted = false;
+  /**
+   * The step being run failed and its start was put back (game mode's fail-safe): its events stage
+   * reports no contact beginning or ending, as a resting step (the response that finds this step's
+   * contacts may not have run, and the last step's pair list is not part of the state).
+   */
+  stepFailed = false;
 
   private readonly beforeStage: SystemFn[][] = STAGES.map(() => []);
   private readonly afterStage: SystemFn[][] = STAGES.map(() => []);
@@ -156,11 +162,12 @@ export class Pipeline {
     this.run(SYNC, syncStage);
     this.run(KINEMATICS, kinematicsStage);
     const guarded = ctx.newton !== 'fosssim';
+    this.stepFailed = false;
     this.saveState();
     this.solveStages(guarded);
     if (guarded) {
       if (this.failure !== '' && this.failParticle >= 0) this.isolate();
-      this.failSafe(this.failure, this.failDetail, this.failParticle);
+      this.stepFailed = this.failSafe(this.failure, this.failDetail, this.failParticle);
     } else if (!allFinite(ctx.x, ctx.topology.ndof) || !allFinite(ctx.v, ctx.topology.ndof)) this.failFosssim('the state became non-finite', null);
     this.run(WRITEBACK, writebackStage);
     this.run(EVENTS, eventsStage);
@@ -301,9 +308,10 @@ export class Pipeline {
   /**
    * Game mode: report the step's failure (`failure`: '' when it was solved). When isolate() held the
    * failing islands and solved the rest, the step stands; otherwise the whole world is put back to the
-   * start of the step with halved velocities.
+   * start of the step with halved velocities; returns whether it was (the events stage then reports
+   * a resting step's events: this step's response may not have run).
    */
-  private failSafe(failure: string, detail: string, particle: number): void {
+  private failSafe(failure: string, detail: string, particle: number): boolean {
     const ctx = this.ctx, n = ctx.topology.ndof, st = ctx.stats;
     const held = this.heldParticles;
     this.heldParticles = 0;
@@ -315,7 +323,7 @@ export class Pipeline {
         st.failSafeParticle = -1;
         st.failSafeBody = -1;
       }
-      return;
+      return false;
     }
     if (held > 0) {
       st.failSafe = this.heldFailure;
@@ -329,6 +337,7 @@ export class Pipeline {
     if (held === 0) restoreDamped(n, this.savedX, this.savedV, ctx.x, ctx.v);
     st.converged = false;
     st.failSafeSteps++;
+    return held === 0;
   }
 }
 
@@ -472,7 +481,7 @@ function writebackStage(p: Pipeline): void {
 }
 
 function eventsStage(p: Pipeline): void {
-  if (p.sleep.resting) p.contact.restEvents();
+  if (p.sleep.resting || p.stepFailed) p.contact.restEvents();
   else p.contact.events(p.ctx);
   p.sleep.afterStep(p.ctx, p.contact.active, p.anchors);
 }

@@ -435,7 +435,11 @@ function chooseOp(rng: Rng): Op {
  * Build and drive one world; returns whether its state stayed finite. InputError and
  * SimulationError propagate (clean outcomes), as does anything else (a defect).
  */
-export function apiSequence(rng: Rng, maxSteps: number, mode: ApiMode, log?: (line: string) => void): boolean {
+export function apiSequence(
+  rng: Rng, maxSteps: number, mode: ApiMode, log?: (line: string) => void,
+  /** Minimizing: call `fn` with the world before op `before` (0-based) and stop there. */
+  probe?: { before: number; fn: (w: PhysicsWorld) => void },
+): boolean {
   const c: Ctx = { rng, mode, particles: [], removed: [], bodies: [], colliders: [], world: null as unknown as PhysicsWorld };
   const dt = mode === 'hostile' && rng.next() < 0.05 ? pick(rng, HOSTILE) : pick(rng, [1 / 60, 1 / 120, 0.01, 1 / 30]);
   const options = {
@@ -449,7 +453,12 @@ export function apiSequence(rng: Rng, maxSteps: number, mode: ApiMode, log?: (li
   const ops = 10 + Math.floor(rng.next() * 60);
   let steps = 0;
   for (let k = 0; k < ops && steps < maxSteps; k++) {
+    if (probe && k === probe.before) {
+      probe.fn(c.world);
+      return true;
+    }
     const op = chooseOp(rng);
+    log?.(`# op ${k}: ${op.name || 'anonymous'}`);
     if (mode === 'hostile' && op !== MISUSE_OP) refusedCleanly(c, op);
     else op(c);
     if (log && !finite(c.world)) log('  ^ the state is not finite now');

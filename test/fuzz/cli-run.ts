@@ -1,6 +1,7 @@
 /**
  * Issue 16 through the real CLI: runs `node bin/elastica.mjs` on the fuzzer's mutated scenes
- * (test/fuzz/case.ts, sceneCase) with a seeded mix of commands and output formats, and stops some
+ * (test/fuzz/case.ts, sceneCase) with a seeded mix of commands and output formats (and `replay` of
+ * replays recorded from those scenes, some with bytes flipped or cut off), and stops some
  * runs with SIGINT / SIGTERM, early (startup, loading) or while they write their output. Dev tooling,
  * minutes per few hundred runs: not part of `npm test`.
  *
@@ -9,7 +10,8 @@
  *
  * Each run gets a fresh folder holding only scene.xml (and pngs/ for FOSSSim's -g 1). After it ends:
  *
- *   - exit 0, 2 (bad input), 3 (the simulation failed), or, for a run sent signal n, 128 + n;
+ *   - exit 0, 2 (bad input), 3 (the simulation failed), or, for a run sent signal n, 128 + n
+ *     (`replay` also 1 with nothing on stderr: its documented 'a state hash differs');
  *     a run signalled before the CLI installed its handlers (Node and tsx starting) dies of the
  *     signal itself: 'died-of-signal', a defect if it printed anything or left a file;
  *   - stderr: `warning: …` lines, then for a failure exactly one line `elastica: <where>: …` naming
@@ -30,14 +32,15 @@ import { Rng } from '../../src/math/rng';
 import { InputError } from '../../src/errors';
 import { parseSceneXml } from '../../src/scene/xml';
 import { buildScene } from '../../src/scene/build';
+import { Recorder } from '../../src/replay';
 import { sceneCase } from './case';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'elastica.mjs');
 
-type Mode = 'run-out' | 'run-none' | 'frames-svg' | 'frames-png' | 'gif' | 'mp4' | 'fosssim-o' | 'fosssim-m' | 'fosssim-g1';
+type Mode = 'run-out' | 'run-none' | 'frames-svg' | 'frames-png' | 'gif' | 'mp4' | 'fosssim-o' | 'fosssim-m' | 'fosssim-g1' | 'replay';
 const MODES: [Mode, number][] = [
-  ['run-out', 6], ['run-none', 1], ['frames-svg', 2], ['frames-png', 2], ['gif', 2], ['mp4', 1], ['fosssim-o', 3], ['fosssim-m', 2], ['fosssim-g1', 1],
+  ['run-out', 6], ['run-none', 1], ['frames-svg', 2], ['frames-png', 2], ['gif', 2], ['mp4', 1], ['fosssim-o', 3], ['fosssim-m', 2], ['fosssim-g1', 1], ['replay', 3],
 ];
 
 /** What one run does: its command line, scene and (maybe) the signal it gets. */
@@ -53,6 +56,8 @@ export interface RunPlan {
   /** 'early': after killDelayMs from spawn; 'writing': killDelayMs after an output appears. */
   killWhen: 'early' | 'writing';
   killDelayMs: number;
+  /** replay mode: steps recorded, then the bytes damaged ('none', 'flip' 1–3 bytes, 'truncate'). */
+  replay: { steps: number; damage: 'none' | 'flip' | 'truncate'; seed: number };
   /** Signal the process group (as a terminal's Ctrl-C does: ffmpeg gets it too), not the process alone. */
   group: boolean;
   pngsDir: boolean;
@@ -88,9 +93,9 @@ export function planRun(seed: number, index: number): RunPlan {
   const signal = rng.next() < 0.3 ? pick(rng, ['SIGINT', 'SIGTERM'] as const) : null;
   const killWhen = rng.next() < 0.25 ? 'early' : 'writing';
   const killDelayMs = Math.floor(rng.next() * (killWhen === 'early' ? 2500 : 400));
-  // scenes: case `index` of the fuzzer; a run that gets a signal takes the next case that simulates
+  // scenes: case `index` of the fuzzer; a run that gets a signal (or replays one) takes the next case that simulates
   let sceneIndex = index;
-  if (signal) while (!loads(sceneCase(seed, sceneIndex).text) && sceneIndex < index + 500) sceneIndex++;
+  if (signal || mode === 'replay') while (!loads(sceneCase(seed, sceneIndex).text) && sceneIndex < index + 500) sceneIndex++;
   const steps = signal && killWhen === 'writing' ? 1_000_000 : rng.next() < 0.25 ? null : Math.floor(rng.next() * 300);
   const stepArgs = steps === null ? [] : ['--steps', String(steps)];
   const small = ['--size', pick(rng, ['160x120', '64x48', '200x150'])];
@@ -107,13 +112,41 @@ export function planRun(seed: number, index: number): RunPlan {
     case 'fosssim-o': args = ['-s', 'scene.xml', '-d', '0', '-o', 'out.bin', ...stepArgs, ...q]; outputs = ['out.bin']; break;
     case 'fosssim-m': args = ['-s', 'scene.xml', '-d', '0', '-m', 'movie', ...small, ...fps, ...stepArgs, ...q]; outputs = ['movie/']; break;
     case 'fosssim-g1': args = ['-s', 'scene.xml', '-d', '0', '-g', '1', '-o', 'out.bin', ...small, ...fps, ...stepArgs, ...q]; outputs = ['pngs/', 'out.bin']; break;
+    case 'replay': args = ['replay', 'in.replay', '--verify', '--out', 'out.bin', ...q]; outputs = ['out.bin']; break;
   }
+  const r = rng.next();
+  const replay = {
+    steps: signal && killWhen === 'writing' ? 5000 : 1 + Math.floor(rng.next() * 200),
+    damage: r < 0.4 ? 'none' as const : r < 0.8 ? 'flip' as const : 'truncate' as const,
+    seed: rng.nextUint32(),
+  };
   const pngsDir = mode === 'fosssim-g1' && rng.next() < 0.85;
   const group = rng.next() < 0.3;
-  return { index, mode, sceneIndex, args, outputs, signal, killWhen, killDelayMs, group, pngsDir };
+  return { index, mode, sceneIndex, args, outputs, signal, killWhen, killDelayMs, group, pngsDir, replay };
 }
 
-export type CliOutcome = 'exit-0' | 'exit-2' | 'exit-3' | 'exit-130' | 'exit-143' | 'died-of-signal' | 'defect';
+/** A replay of the plan's scene (recorded here, in-process), damaged as the plan says. */
+function replayBytes(seed: number, plan: RunPlan): Uint8Array {
+  let bytes: Uint8Array;
+  try {
+    const { world } = buildScene(parseSceneXml(sceneCase(seed, plan.sceneIndex).text, 'scene.xml'));
+    const rec = new Recorder(world);
+    for (let k = 0; k < plan.replay.steps; k++) world.step();
+    bytes = rec.stop();
+  } catch {
+    return new TextEncoder().encode('not a replay: the scene did not simulate');
+  }
+  const rng = new Rng(plan.replay.seed);
+  if (plan.replay.damage === 'flip') {
+    bytes = bytes.slice();
+    for (let k = 0; k < 1 + Math.floor(rng.next() * 3); k++) bytes[Math.floor(rng.next() * bytes.length)]! ^= 1 + Math.floor(rng.next() * 255);
+  } else if (plan.replay.damage === 'truncate') {
+    bytes = bytes.subarray(0, Math.floor(rng.next() * bytes.length));
+  }
+  return bytes;
+}
+
+export type CliOutcome = 'exit-0' | 'exit-1' | 'exit-2' | 'exit-3' | 'exit-130' | 'exit-143' | 'died-of-signal' | 'defect';
 
 export interface CliResult {
   plan: RunPlan;
@@ -147,6 +180,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function runPlan(seed: number, plan: RunPlan, dir: string, timeoutMs: number): Promise<CliResult> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'scene.xml'), sceneCase(seed, plan.sceneIndex).text);
+  if (plan.mode === 'replay') writeFileSync(join(dir, 'in.replay'), replayBytes(seed, plan));
   if (plan.pngsDir) mkdirSync(join(dir, 'pngs'));
   const before = listing(dir);
   const t0 = performance.now();
@@ -185,7 +219,8 @@ export async function runPlan(seed: number, plan: RunPlan, dir: string, timeoutM
     outcome = 'died-of-signal';
     if (signal !== plan.signal) problems.push(`died of ${signal}`);
     else if (stderr !== '') problems.push('died of its signal after writing to stderr (while running, not before its handlers were installed)');
-  } else if (code === 0 || code === 2 || code === 3 || (code === sigCode && plan.signal)) {
+  } else if (code === 0 || code === 2 || code === 3 || (code === sigCode && plan.signal) || (code === 1 && plan.mode === 'replay' && stderr === '')) {
+    // (replay: exit 1 is its documented 'a state hash differs', printed on stdout)
     outcome = `exit-${code}` as CliOutcome;
   } else {
     outcome = 'defect';
@@ -202,7 +237,7 @@ export async function runPlan(seed: number, plan: RunPlan, dir: string, timeoutM
     if (messages.length !== 1) problems.push(`expected one message line, got ${messages.length}`);
     const m = messages[0] ?? '';
     if (!m.startsWith('elastica: ')) problems.push('the message does not start with "elastica: "');
-    const paths = ['scene.xml', 'out.bin', 'out.gif', 'out.mp4', 'frames', 'movie', 'pngs'];
+    const paths = ['scene.xml', 'in.replay', 'out.bin', 'out.gif', 'out.mp4', 'frames', 'movie', 'pngs'];
     if (!paths.some((p) => m.includes(p))) problems.push('the message names no file');
   }
   // files
