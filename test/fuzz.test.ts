@@ -1,6 +1,7 @@
 /**
  * The CI slice of the fuzzer (issue 16, item 7; test/fuzz/): a fixed seed, mutated bundled scenes
- * well-formed PhysicsWorld call sequences and hostile ones with issue 16's known misuses, each case
+ * well-formed PhysicsWorld call sequences (with sleeping, filters, snapshots and warmUp, whose
+ * invariants the sequences check) and hostile ones with issue 16's known misuses, each case
  * on a worker thread with a time limit.
  * Fails on any exception other than InputError / SimulationError, any hang and any silent NaN,
  * listing each with the command that replays it. About 30 s on a quiet machine.
