@@ -145,9 +145,14 @@ export class ContactEvents {
     truncate(this.end, 0);
   }
 
-  /** Forget the last step's contacts (the topology changed): every current contact begins. */
+  /**
+   * Forget the last step's contacts (the topology changed): every current contact begins. `active`
+   * empties too: a resting or failed step before the next collect keeps it, and it must be what a
+   * snapshot holds (nothing), not the forgotten list (sleeping's islands read it).
+   */
   reset(): void {
     this.nPrev = 0;
+    truncate(this.active, 0);
   }
 
   /** Aggregate this step's contacts per (body, collider) and (body, body) pair; diff against the last step. */
