@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors';
 import { MAX_POLYGON_POINTS, parseSceneXml } from '../src/scene/xml';
 import { XML_LIMITS } from '../src/scene/xml-limits';
+import { buildScene } from '../src/scene/build';
 
 const HEAD = '<duration time="1"/><integrator type="symplectic-euler" dt="0.01"/>';
 /** A free particle; `over` replaces or adds attributes. */
@@ -115,5 +116,17 @@ describe('validity ranges (src/ranges.ts): finite values whose physics cannot be
 
   it('every bundled-scene value is inside the ranges (the bounds are wide)', () => {
     expect(() => parseSceneXml(scene(`${TRI}<elasticbodycstforce i1="0" i2="1" i3="2" youngsmodulus="2e11" poissonratio="0.5"/>`), 'ok.xml')).not.toThrow();
+  });
+});
+
+describe('checks of the engine that the parser does not repeat are located too', () => {
+  it('a bending hinge whose three particles coincide names the file and the tag (was "elastica: addHinge: …"; fuzz, CLI runs seed 7303)', () => {
+    const text = scene(`${P()}${P()}${P({ px: '0.6' })}${P()}\n<elasticbodybendingforce i1="0" i2="1" i3="3" alpha="0.01" theta0="0"/>`);
+    const build = () => buildScene(parseSceneXml(text, 'h.xml'));
+    expect(build).toThrow(InputError);
+    expect(build).toThrow(/^h\.xml: <elasticbodybendingforce> #0: addHinge: the rest edges a–b and b–c have zero total length/);
+    // a second one, after a good one, is #1
+    const two = scene(`${P()}${P({ px: '1' })}${P({ py: '1' })}${P()}\n<elasticbodybendingforce i1="0" i2="1" i3="2" alpha="1" theta0="0"/>\n<elasticbodybendingforce i1="0" i2="3" i3="0" alpha="1" theta0="0"/>`);
+    expect(() => buildScene(parseSceneXml(two, 'h.xml'))).toThrow(/^h\.xml: <elasticbodybendingforce> #1: /);
   });
 });

@@ -38,55 +38,78 @@ export function buildScene(desc: SceneDescription): BuiltScene {
     );
   }
   const world = new PhysicsWorld({ dt: it.dt, gravity: null, integrator: it.type, newton, massMatrix: desc.massmatrix ?? 'lumped' });
+  const at = located(desc);
   const particles = desc.particles.map((p) =>
-    world.addParticle({ x: p.px, y: p.py, vx: p.vx, vy: p.vy, m: p.m, fixed: p.fixed, radius: p.radius }),
+    at('particle', () => world.addParticle({ x: p.px, y: p.py, vx: p.vx, vy: p.vy, m: p.m, fixed: p.fixed, radius: p.radius })),
   );
   const edgeEnds = desc.edges.map((e) => [particles[e.i]!, particles[e.j]!] as const);
-  desc.edges.forEach((e, k) => world.addEdge(edgeEnds[k]![0], edgeEnds[k]![1], e.radius));
-  for (const h of desc.halfplanes) world.addHalfplane(h.px, h.py, h.nx, h.ny);
-  buildContact(world, desc);
-  for (const f of desc.forces) {
-    switch (f.type) {
-      case 'springforce':
-        world.addDampedSpring(edgeEnds[f.edge]![0], edgeEnds[f.edge]![1], { k: f.k, l0: f.l0, b: f.b });
-        break;
-      case 'simplegravity':
-        world.addGravity(f.fx, f.fy);
-        break;
-      case 'gravitationalforce':
-        world.addGravitation(particles[f.i]!, particles[f.j]!, f.G);
-        break;
-      case 'constantforce':
-        world.addConstantForce(f.fx, f.fy);
-        break;
-      case 'dragdamping':
-        world.addDrag(f.b);
-        break;
-      case 'vortexforce':
-        world.addVortex(particles[f.i]!, particles[f.j]!, f.kbs, f.kvc);
-        break;
-      case 'elasticbodyspringforce':
-        world.addSpring(particles[f.i1]!, particles[f.i2]!, { alpha: f.alpha, l0: f.l0 });
-        break;
-      case 'elasticbodybendingforce':
-        world.addHinge(particles[f.i1]!, particles[f.i2]!, particles[f.i3]!, { alpha: f.alpha, theta0: f.theta0 });
-        break;
-      case 'elasticbodycstforce':
-        world.addTriangle(particles[f.i1]!, particles[f.i2]!, particles[f.i3]!, {
-          youngsModulus: f.youngsmodulus, poissonRatio: f.poissonratio, rest: f.xb,
-          material: f.material, density: f.density,
-        });
-        break;
-    }
-  }
+  desc.edges.forEach((e, k) => at('edge', () => world.addEdge(edgeEnds[k]![0], edgeEnds[k]![1], e.radius)));
+  for (const h of desc.halfplanes) at('halfplane', () => world.addHalfplane(h.px, h.py, h.nx, h.ny));
+  buildContact(world, desc, at);
+  for (const f of desc.forces) at(f.type, () => addForce(world, f, particles, edgeEnds));
   return { world, particles, steps: sceneSteps(desc) };
+}
+
+/**
+ * The scene's n-th tag of a name (counted as the parser counts them, from 0) made by an entity
+ * call: an InputError of the call (a check the parser does not repeat, e.g. a hinge whose three
+ * particles coincide) names the file and the tag, as the parser's own messages do.
+ */
+function located(desc: SceneDescription): <T>(tag: string, make: () => T) => T {
+  const counts = new Map<string, number>();
+  return (tag, make) => {
+    const n = counts.get(tag) ?? 0;
+    counts.set(tag, n + 1);
+    try {
+      return make();
+    } catch (e) {
+      if (e instanceof InputError) throw new InputError(`${desc.source}: <${tag}> #${n}: ${e.message}`);
+      throw e;
+    }
+  };
+}
+
+/** One `forces` entry of the description as an engine entity. */
+function addForce(world: PhysicsWorld, f: SceneDescription['forces'][number], particles: number[], edgeEnds: (readonly [number, number])[]): void {
+  switch (f.type) {
+    case 'springforce':
+      world.addDampedSpring(edgeEnds[f.edge]![0], edgeEnds[f.edge]![1], { k: f.k, l0: f.l0, b: f.b });
+      break;
+    case 'simplegravity':
+      world.addGravity(f.fx, f.fy);
+      break;
+    case 'gravitationalforce':
+      world.addGravitation(particles[f.i]!, particles[f.j]!, f.G);
+      break;
+    case 'constantforce':
+      world.addConstantForce(f.fx, f.fy);
+      break;
+    case 'dragdamping':
+      world.addDrag(f.b);
+      break;
+    case 'vortexforce':
+      world.addVortex(particles[f.i]!, particles[f.j]!, f.kbs, f.kvc);
+      break;
+    case 'elasticbodyspringforce':
+      world.addSpring(particles[f.i1]!, particles[f.i2]!, { alpha: f.alpha, l0: f.l0 });
+      break;
+    case 'elasticbodybendingforce':
+      world.addHinge(particles[f.i1]!, particles[f.i2]!, particles[f.i3]!, { alpha: f.alpha, theta0: f.theta0 });
+      break;
+    case 'elasticbodycstforce':
+      world.addTriangle(particles[f.i1]!, particles[f.i2]!, particles[f.i3]!, {
+        youngsModulus: f.youngsmodulus, poissonRatio: f.poissonratio, rest: f.xb,
+        material: f.material, density: f.density,
+      });
+      break;
+  }
 }
 
 /**
  * `<collision>` and colliders. 'simple': FOSSSim's SimpleCollisionHandler after every step, pairs
  * in the order of `<collisiondetection type>`; 'game': the engine's contact (src/collision).
  */
-function buildContact(world: PhysicsWorld, desc: SceneDescription): void {
+function buildContact(world: PhysicsWorld, desc: SceneDescription, at: ReturnType<typeof located>): void {
   const c = desc.collision;
   if (c === undefined || c.type === 'none') return;
   if (c.type === 'penalty') {
@@ -105,9 +128,9 @@ function buildContact(world: PhysicsWorld, desc: SceneDescription): void {
   contacts.friction = c.friction;
   for (const k of desc.colliders) {
     const opts = { ...(k.cor !== undefined ? { cor: k.cor } : {}), ...(k.friction !== undefined ? { friction: k.friction } : {}) };
-    if (k.type === 'circle') world.addCircleCollider(k.cx, k.cy, k.radius, opts);
-    else if (k.type === 'segment') world.addSegmentCollider(k.x1, k.y1, k.x2, k.y2, opts);
-    else world.addPolygonCollider(k.points, opts);
+    if (k.type === 'circle') at('circlecollider', () => world.addCircleCollider(k.cx, k.cy, k.radius, opts));
+    else if (k.type === 'segment') at('segmentcollider', () => world.addSegmentCollider(k.x1, k.y1, k.x2, k.y2, opts));
+    else at('polygoncollider', () => world.addPolygonCollider(k.points, opts));
   }
 }
 

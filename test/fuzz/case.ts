@@ -7,6 +7,8 @@
  *   silent-nan        ran, NaN or ∞ in the state and no error           → a defect
  *   exception         any other exception                               → a defect
  *   hang              over the time limit (detected by the pool, test/fuzz/pool.ts) → a defect
+ *   unlocated-error   a scene case's InputError that does not start with the file's name or spans
+ *                     lines (the CLI prints it as its one message)                  → a defect
  *
  * Cases alternate between mutated bundled scenes (test/fuzz/mutate.ts) and API-call sequences on
  * PhysicsWorld (test/fuzz/api.ts).
@@ -21,8 +23,8 @@ import { buildScene } from '../../src/scene/build';
 import { mutateScene } from './mutate';
 import { apiSequence, type ApiMode } from './api';
 
-export type OutcomeKind = 'input-error' | 'simulation-error' | 'ok' | 'silent-nan' | 'exception' | 'hang';
-export const DEFECTS: readonly OutcomeKind[] = ['silent-nan', 'exception', 'hang'];
+export type OutcomeKind = 'input-error' | 'simulation-error' | 'ok' | 'silent-nan' | 'exception' | 'hang' | 'unlocated-error';
+export const DEFECTS: readonly OutcomeKind[] = ['silent-nan', 'exception', 'hang', 'unlocated-error'];
 
 export interface Outcome {
   index: number;
@@ -98,6 +100,7 @@ export function runCase(o: FuzzOptions, index: number): Outcome {
     }
   } catch (e) {
     kind = e instanceof InputError ? 'input-error' : e instanceof SimulationError ? 'simulation-error' : 'exception';
+    if (kind === 'input-error' && isSceneCase(o, index) && !/^fuzz\.xml: [^\n\r\u2028\u2029]*$/.test((e as Error).message)) kind = 'unlocated-error';
     message = (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).split('\n')[0]!.slice(0, 300);
   }
   return { index, kind, source, message, ms: performance.now() - t0 };
