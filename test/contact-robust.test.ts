@@ -8,6 +8,7 @@ import { barrierB, barrierB1, barrierB2, ContactPotential, KIND_EDGE, KIND_PLANE
 import { PhysicsWorld } from '../src/world';
 import { makeJellyPile } from '../src/cli/bench-jellies';
 import { SoftSim } from '../src/game/sim';
+import { MAX_HELD_ISLANDS } from '../src/systems/pipeline';
 
 /** Boundary edges (used by one triangle) of the world's meshes. */
 function boundaryEdges(w: PhysicsWorld): [number, number][] {
@@ -367,6 +368,18 @@ describe('fail-safe steps (never NaN)', () => {
     expect(allFinite(w)).toBe(true);
   });
 
+  /**
+   * More singular islands, far away, than the fail-safe holds (MAX_HELD_ISLANDS): a massless free
+   * particle on a compressed spring to a fixed one each, so no retry succeeds and every step puts
+   * the whole world back to its start.
+   */
+  function singularIslands(w: PhysicsWorld): void {
+    for (let k = 0; k <= MAX_HELD_ISLANDS; k++) {
+      const a = w.addParticle({ x: 50 + 5 * k, y: 50, m: 1, fixed: true });
+      w.addSpring(a, w.addParticle({ x: 51 + 5 * k, y: 50, m: 0 }), { alpha: 1, l0: 2 });
+    }
+  }
+
   it('a failed step reports no contact beginning or ending, so a world and its snapshot copy continue alike (fuzz seed 7602)', () => {
     // the events stage of a step whose solve threw read the pair list of the last successful step,
     // which no snapshot holds: the world and a fromSnapshot copy got different contact states
@@ -376,14 +389,13 @@ describe('fail-safe steps (never NaN)', () => {
     w.step();
     const active = w.contacts.active.length;
     expect(active).toBeGreaterThan(0);
-    // a massless free particle on a compressed spring far away: every solve from now on is singular
-    const a = w.addParticle({ x: 50, y: 50, m: 1, fixed: true });
-    w.addSpring(a, w.addParticle({ x: 51, y: 50, m: 0 }), { alpha: 1, l0: 2 });
+    singularIslands(w); // every step from now on fails and puts the whole world back
     const copy = PhysicsWorld.fromSnapshot(w.snapshot());
     for (let s = 0; s < 3; s++) {
       w.step();
       copy.step();
       expect(w.lastStats.failSafe).toBe('solver-error');
+      expect(w.lastStats.failSafeHeld).toBe(0); // the whole world, not islands
       expect(w.stateHash()).toBe(copy.stateHash());
       expect(w.contacts.begin.length + w.contacts.end.length).toBe(0);
     }
@@ -396,8 +408,7 @@ describe('fail-safe steps (never NaN)', () => {
     makeJellyPile(w, 2, 8, { columns: 1 });
     for (let s = 0; s < 120 && !w.contacts.active.some((e) => e.bodyB > 0); s++) w.step();
     expect(w.contacts.active.some((e) => e.bodyB > 0)).toBe(true); // the two jellies touch
-    const a = w.addParticle({ x: 50, y: 50, m: 1, fixed: true });
-    w.addSpring(a, w.addParticle({ x: 51, y: 50, m: 0 }), { alpha: 1, l0: 2 }); // a topology change; every solve singular
+    singularIslands(w); // a topology change; every step from now on fails and puts the whole world back
     const copy = PhysicsWorld.fromSnapshot(w.snapshot());
     for (let s = 0; s < 3; s++) {
       w.step();
