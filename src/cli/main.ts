@@ -55,7 +55,6 @@ export interface RunOptions {
   force?: boolean;
 }
 
-
 /** Yield to the event loop (so signal handlers run) at most every this many ms. */
 const YIELD_MS = 50;
 
@@ -150,6 +149,7 @@ export async function runScene(opts: RunOptions): Promise<RunResult> {
   }
 }
 
+/** From the opened outputs to the last step: everything it wrote is removed again when it fails or is stopped. */
 async function simulate(
   opts: RunOptions, desc: ReturnType<typeof loadSceneFile>, world: ReturnType<typeof buildScene>['world'], steps: number, signals: SignalWatch, t0: number,
 ): Promise<RunResult> {
