@@ -213,6 +213,21 @@ describe('one-way colliders', () => {
       expect(platform(true, 1.6, 0, thick)).toBeLessThan(1.1);
     });
   }
+
+  it('a direction whose squared length under- or overflows is still a unit vector (fuzz seed 7609: { x: 0, y: 5e-324 } stored NaN)', () => {
+    // NaN made the world's own snapshot unrestorable (warmUp then failed halfway, leaving its steps)
+    const w = world();
+    const tiny = w.addSegmentCollider(-1, 1, 1, 1, { oneWay: { x: 0, y: 5e-324 } });
+    const huge = w.addSegmentCollider(-1, 2, 1, 2, { oneWay: { x: -1e300, y: 1e300 } });
+    const K = w.c.Collider;
+    expect([K.oneWayX[tiny], K.oneWayY[tiny]]).toEqual([0, 1]);
+    expect(K.oneWayX[huge]).toBeCloseTo(-Math.SQRT1_2, 15);
+    expect(K.oneWayY[huge]).toBeCloseTo(Math.SQRT1_2, 15);
+    const h = w.stateHash();
+    w.warmUp({ steps: 2 });
+    expect(w.stateHash()).toBe(h);
+    expect(PhysicsWorld.fromSnapshot(w.snapshot()).stateHash()).toBe(h);
+  });
 });
 
 describe('determinism and snapshots with filters', () => {

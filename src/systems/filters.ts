@@ -64,8 +64,11 @@ export function parseOneWay(where: string, o: OneWay | undefined): [number, numb
   if (typeof o !== 'object' || o === null || !Number.isFinite(o.x) || !Number.isFinite(o.y) || (o.x === 0 && o.y === 0)) {
     throw new InputError(`${where}: 'oneWay' must be true, false or a non-zero direction { x, y }, got ${JSON.stringify(o)}`);
   }
-  const l = Math.sqrt(o.x * o.x + o.y * o.y);
-  return [o.x / l, o.y / l];
+  // scaled by the larger component first: x² + y² under- or overflows for tiny or huge finite
+  // directions ({ x: 0, y: 5e-324 } gave 0/0 = NaN, { x: 1e300, y: 1e300 } a zero vector)
+  const m = Math.max(Math.abs(o.x), Math.abs(o.y)), x = o.x / m, y = o.y / m;
+  const l = Math.sqrt(x * x + y * y);
+  return [x / l, y / l];
 }
 
 /** Write a collider's filter, sensor flag and one-way direction. */
