@@ -37,6 +37,9 @@ const MISUSES: [string, (s: W) => unknown, RegExp][] = [
   ['contacts.cor = NaN', ({ w }) => { w.contacts.cor = NaN; }, /contacts: 'cor': expected a number in \[0, 1\].*got NaN/],
   ['contacts.friction = -0.5', ({ w }) => { w.contacts.friction = -0.5; }, /contacts: 'friction': expected .*got -0\.5/],
   ['contacts.iterations = 2.5', ({ w }) => { w.contacts.iterations = 2.5; }, /contacts: 'iterations': expected an integer/],
+  // a step does a pass per iteration and a whole re-solve per refinement: 1e9 was accepted and the step never ended
+  ['contacts.iterations = 1001', ({ w }) => { w.contacts.iterations = 1001; }, /contacts: 'iterations': expected an integer in \[0, 1000\]/],
+  ['contacts.maxRefinements = 1e9', ({ w }) => { w.contacts.maxRefinements = 1e9; }, /contacts: 'maxRefinements': expected an integer in \[0, 100\]/],
   ['integrator rk4 (setter)', ({ w }) => { w.integrator = 'rk4' as never; }, /PhysicsWorld: 'integrator': expected one of 'explicit-euler', .*got "rk4"/],
   ['dt = NaN', ({ w }) => { w.dt = NaN; }, /PhysicsWorld: 'dt': expected a number in \[1e-9, 10\] \(s\), got NaN/],
   ['dt negative', ({ w }) => { w.dt = -0.01; }, /PhysicsWorld: 'dt': expected .*got -0\.01/],

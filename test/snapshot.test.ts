@@ -186,7 +186,7 @@ describe('snapshot and restore', () => {
     expect(() => PhysicsWorld.fromSnapshot(good.slice(0, 20))).toThrow(InputError);
   });
 
-  it('forged bytes (a valid checksum over a changed payload, fuzz seed 7401): a non-finite number, a huge body id or polygon range are refused, world unchanged', () => {
+  it('forged bytes (a valid checksum over a changed payload, fuzz seeds 7401, 7628): a non-finite number, a huge body id or polygon range, settings out of their ranges are refused, world unchanged', () => {
     // found by the fuzzer's hostile snapshots: a NaN position was restored (a silent NaN), body id
     // 2^31 − 1 hung the restore (per-body tables), a polygon count of 2^31 − 1 threw a RangeError
     const make = () => {
@@ -210,6 +210,10 @@ describe('snapshot and restore', () => {
       ['polygon count 2^31 - 1', (f) => { f.w.c.Collider.polyCount[f.poly] = 2 ** 31 - 1; }, /polygon collider \d+ has vertices 0\.\.2147483646, expected at least 3 of the 3 stored/],
       ['polygon start past the vertices', (f) => { f.w.c.Collider.polyStart[f.poly] = 99; }, /polygon collider/],
       ['collider kind 9', (f) => { f.w.c.Collider.kind[f.poly] = 9; }, /has kind 9/],
+      // (fuzz seed 7628: a forged contact iterations of 1.4e39 and Newton maxIters of 2^32 − 1 made a step endless)
+      ['contact iterations 1e39', (f) => { f.w.contacts.settings.iterations = 1e39; }, /contact setting 'iterations' is 1e\+39, expected an integer in \[0, 1000\]/],
+      ['Newton maxIters 2^32 - 1', (f) => { (f.w.newton as { maxIters: number }).maxIters = 2 ** 32 - 1; }, /newton\.maxIters is 4294967295/],
+      ['step count NaN', (f) => { (f.w as unknown as { ctx: { stepCount: number } }).ctx.stepCount = Number.NaN; }, /the step count is NaN/],
     ];
     for (const [what, forge, msg] of forged) {
       const f = make();

@@ -43,6 +43,7 @@ import { sensorPass } from './sensors';
 import { SimpleCollisionHandler } from './simple';
 
 export { COLLIDER_CIRCLE, COLLIDER_SEGMENT, COLLIDER_POLYGON } from './colliders';
+export { CONTACT_SETTING_FIELDS } from './settings';
 export type { ContactEvent } from './events';
 
 /**
@@ -355,33 +356,53 @@ export class ContactSystem {
   // ---- settings under their own names (ContactSettings documents each; a setter validates with
   // src/ranges.ts: `contacts.cor = NaN` is an InputError, not a NaN in the next step) ----
   get cor(): number { return this.settings.cor; }
-  set cor(v: number) { this.settings.cor = numArg('contacts', 'cor', v, RANGES.cor); }
+  set cor(v: number) { this.settings.cor = numArg('contacts', 'cor', v, CONTACT_SETTING_RANGES.cor); }
   get friction(): number { return this.settings.friction; }
-  set friction(v: number) { this.settings.friction = numArg('contacts', 'friction', v, RANGES.friction); }
+  set friction(v: number) { this.settings.friction = numArg('contacts', 'friction', v, CONTACT_SETTING_RANGES.friction); }
   get cellSize(): number { return this.settings.cellSize; }
-  set cellSize(v: number) { this.settings.cellSize = numArg('contacts', 'cellSize', v, RANGES.radius); }
+  set cellSize(v: number) { this.settings.cellSize = numArg('contacts', 'cellSize', v, CONTACT_SETTING_RANGES.cellSize); }
   get stiffness(): number { return this.settings.stiffness; }
-  set stiffness(v: number) { this.settings.stiffness = numArg('contacts', 'stiffness', v, RANGES.positiveCoefficient); }
+  set stiffness(v: number) { this.settings.stiffness = numArg('contacts', 'stiffness', v, CONTACT_SETTING_RANGES.stiffness); }
   get frictionEpsV(): number { return this.settings.frictionEpsV; }
-  set frictionEpsV(v: number) { this.settings.frictionEpsV = numArg('contacts', 'frictionEpsV', v, POSITIVE_SPEED); }
+  set frictionEpsV(v: number) { this.settings.frictionEpsV = numArg('contacts', 'frictionEpsV', v, CONTACT_SETTING_RANGES.frictionEpsV); }
   get margin(): number { return this.settings.margin; }
-  set margin(v: number) { this.settings.margin = numArg('contacts', 'margin', v, MARGIN); }
+  set margin(v: number) { this.settings.margin = numArg('contacts', 'margin', v, CONTACT_SETTING_RANGES.margin); }
   get staleSteps(): number { return this.settings.staleSteps; }
-  set staleSteps(v: number) { this.settings.staleSteps = numArg('contacts', 'staleSteps', v, COUNT); }
+  set staleSteps(v: number) { this.settings.staleSteps = numArg('contacts', 'staleSteps', v, CONTACT_SETTING_RANGES.staleSteps); }
   get rebuildRate(): number { return this.settings.rebuildRate; }
-  set rebuildRate(v: number) { this.settings.rebuildRate = numArg('contacts', 'rebuildRate', v, RANGES.coefficient); }
+  set rebuildRate(v: number) { this.settings.rebuildRate = numArg('contacts', 'rebuildRate', v, CONTACT_SETTING_RANGES.rebuildRate); }
   get rebuildBurst(): number { return this.settings.rebuildBurst; }
-  set rebuildBurst(v: number) { this.settings.rebuildBurst = numArg('contacts', 'rebuildBurst', v, COUNT); }
+  set rebuildBurst(v: number) { this.settings.rebuildBurst = numArg('contacts', 'rebuildBurst', v, CONTACT_SETTING_RANGES.rebuildBurst); }
   get maxRefinements(): number { return this.settings.maxRefinements; }
-  set maxRefinements(v: number) { this.settings.maxRefinements = numArg('contacts', 'maxRefinements', v, COUNT); }
+  set maxRefinements(v: number) { this.settings.maxRefinements = numArg('contacts', 'maxRefinements', v, CONTACT_SETTING_RANGES.maxRefinements); }
   get iterations(): number { return this.settings.iterations; }
-  set iterations(v: number) { this.settings.iterations = numArg('contacts', 'iterations', v, COUNT); }
+  set iterations(v: number) { this.settings.iterations = numArg('contacts', 'iterations', v, CONTACT_SETTING_RANGES.iterations); }
 }
 
 /** Ranges of the tuning settings that src/ranges.ts has no name for. */
 const POSITIVE_SPEED = { what: `a number in (0, ${f(MAX_SPEED)}] (m/s)`, ok: (x: number) => x > 0 && x <= MAX_SPEED };
 const MARGIN = { what: 'a number in [0, 1000] (particle radii)', ok: (x: number) => x >= 0 && x <= 1000 };
 const COUNT = { what: 'an integer in [0, 1e9]', ok: (x: number) => Number.isInteger(x) && x >= 0 && x <= 1e9 };
+/**
+ * Work per step grows with these: a whole re-solve per refinement, a pass over the touching pairs per
+ * iteration (1e9 of either was accepted, and a step then never ended).
+ */
+const PASSES = (max: number) => ({ what: `an integer in [0, ${max}]`, ok: (x: number) => Number.isInteger(x) && x >= 0 && x <= max });
+
+/** Each setting's valid values: the setters and a snapshot's settings (src/systems/snapshot.ts) check the same. */
+export const CONTACT_SETTING_RANGES: Record<(typeof CONTACT_SETTING_FIELDS)[number], { what: string; ok: (x: number) => boolean }> = {
+  cor: RANGES.cor,
+  friction: RANGES.friction,
+  cellSize: RANGES.radius,
+  stiffness: RANGES.positiveCoefficient,
+  frictionEpsV: POSITIVE_SPEED,
+  margin: MARGIN,
+  staleSteps: COUNT,
+  rebuildRate: RANGES.coefficient,
+  rebuildBurst: COUNT,
+  maxRefinements: PASSES(100),
+  iterations: PASSES(1000),
+};
 
 function samePairs(cp: Int32Array, count: number, saved: Int32Array): boolean {
   if (saved.length !== 2 * count) return false;

@@ -23,6 +23,8 @@ import { ensureCapacity, type Field } from '../components/store';
 import type { ContactState } from '../collision/contact';
 import { EVENT_NUMBERS } from '../collision/events';
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON } from '../collision/colliders';
+import { CONTACT_SETTING_FIELDS, CONTACT_SETTING_RANGES } from '../collision/contact';
+import { RANGES } from '../ranges';
 import { InputError } from '../errors';
 import type { NewtonSettings } from '../solver/newton';
 import type { EntityLists } from '../solver/topology';
@@ -277,6 +279,7 @@ function parse(bytes: Uint8Array, c: Components): SnapshotData {
   const massMatrix = r.str('the mass matrix');
   if (massMatrix !== 'lumped' && massMatrix !== 'consistent') throw new ByteFormatError(`unknown mass matrix '${massMatrix}'`);
   const stepCount = r.f64('the step count');
+  if (!Number.isSafeInteger(stepCount) || stepCount < 0) throw new ByteFormatError(`the step count is ${stepCount}, expected a whole number >= 0`);
   if (!Number.isInteger(stepCount) || stepCount < 0) throw new ByteFormatError(`step count ${stepCount}, expected a whole number >= 0`);
   const nextBody = r.u32('the next body id');
   const maxId = r.u32('the entity index size');
@@ -375,6 +378,10 @@ function readNewton(r: ByteReader): NewtonSettings | 'fosssim' {
   const projection = r.str('newton.projection');
   if (projection !== 'psd' && projection !== 'none') throw new ByteFormatError(`unknown projection '${projection}'`);
   const maxStepIters = mode === 2 ? r.u32('newton.maxStepIters') : 0;
+  // the ranges WorldOptions.newton is checked with (resolveNewton): a forged maxIters of 2^32 − 1 never ends a step
+  if (!RANGES.newtonIters.ok(maxIters)) throw new ByteFormatError(`newton.maxIters is ${maxIters}, expected ${RANGES.newtonIters.what}`);
+  if (!RANGES.tolerance.ok(tolerance)) throw new ByteFormatError(`newton.tolerance is ${tolerance}, expected ${RANGES.tolerance.what}`);
+  if (maxStepIters > 1000) throw new ByteFormatError(`newton.maxStepIters is ${maxStepIters}, expected a whole number in [0, 1000]`);
   return { maxIters, tolerance, lineSearch, projection, maxStepIters };
 }
 
@@ -399,6 +406,12 @@ function readContact(r: ByteReader): ContactState {
   const simpleOrder = r.str('contact pair order');
   if (simpleOrder !== 'allpairs' && simpleOrder !== 'contest') throw new ByteFormatError(`unknown contact pair order '${simpleOrder}'`);
   const settings = r.f64Array('contact settings');
+  // checked as their setters check them: a forged iterations = 1e39 made the next step endless
+  if (settings.length !== CONTACT_SETTING_FIELDS.length) throw new ByteFormatError(`contact settings: ${settings.length} numbers, expected ${CONTACT_SETTING_FIELDS.length}`);
+  CONTACT_SETTING_FIELDS.forEach((name, k) => {
+    const range = CONTACT_SETTING_RANGES[name];
+    if (!range.ok(settings[k]!)) throw new ByteFormatError(`contact setting '${name}' is ${settings[k]}, expected ${range.what}`);
+  });
   const polyLocal = r.f64Array('polygon vertices');
   const counters = r.f64Array('contact counters');
   const contactPairs = r.i32Array('contact pattern pairs');

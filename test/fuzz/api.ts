@@ -205,6 +205,8 @@ export const MISUSES: [name: string, op: Op][] = [
   ['setAnchor k = -1', (c) => void c.world.setAnchor(some(c, 0), 0, 0, -1)],
   ["setParticleFixed(p, 'yes')", (c) => c.world.setParticleFixed(some(c, 0), 'yes' as never)],
   ['contacts.iterations = 1.5', (c) => { c.world.contacts.iterations = 1.5; }],
+  ['contacts.iterations = 1e9', (c) => { c.world.contacts.iterations = 1e9; }],
+  ['contacts.maxRefinements = 1e9', (c) => { c.world.contacts.maxRefinements = 1e9; }],
   ["massMatrix 'diagonal'", (c) => { c.world.massMatrix = 'diagonal' as never; }],
   ['newton.maxStepIters 1.5', (c) => { c.world.newton = { maxStepIters: 1.5 } as never; }],
   ['warmUp({ steps: -1 })', (c) => void c.world.warmUp({ steps: -1 })],
