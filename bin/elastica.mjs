@@ -32,4 +32,4 @@ if (existsSync(source) && process.env.ELASTICA_USE_DIST !== '1' && hasTsx()) {
   process.exit(1);
 }
 const { main } = await import(pathToFileURL(entry).href);
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2), { ownProcess: true });

@@ -191,6 +191,22 @@ describe('CLI limits, failures and signals', () => {
     expect(existsSync(out)).toBe(false);
   }, 60_000);
 
+  it('the command\'s own process keeps its signal handlers: a signal after the run ended is ignored, one before it started stops with one line (fuzz, CLI runs seed 7306)', () => {
+    // before: the run's handlers were removed when it ended, so a SIGTERM in the moments before the
+    // process exited killed it (the exit code 3 or 0 lost, after its message was printed)
+    const signals = JSON.stringify(join(ROOT, 'src', 'cli', 'signals.ts'));
+    const script = (body: string) => spawnSync(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), '-e',
+      `import { holdProcessSignals, watchSignals } from ${signals};\n${body}`], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const after = script(`holdProcessSignals(); const w = watchSignals(); w.dispose();
+      process.kill(process.pid, 'SIGTERM'); setTimeout(() => { process.stdout.write('still running'); process.exit(3); }, 300);`);
+    expect([after.status, after.signal, after.stdout]).toEqual([3, null, 'still running']);
+    const during = script(`holdProcessSignals(); const w = watchSignals();
+      process.kill(process.pid, 'SIGINT'); setTimeout(() => { process.stdout.write(String(w.signal)); process.exit(0); }, 300);`);
+    expect([during.status, during.stdout]).toEqual([0, 'SIGINT']);
+    const before = script(`holdProcessSignals(); process.kill(process.pid, 'SIGINT'); setTimeout(() => process.exit(0), 2000);`);
+    expect([before.status, before.stderr]).toEqual([130, 'elastica: stopped by SIGINT; nothing written\n']);
+  });
+
   it.sequential('cleanup', () => {
     rmSync(dir, { recursive: true, force: true });
   });

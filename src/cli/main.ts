@@ -19,7 +19,7 @@ import type { FrameOutput, FrameTargets } from '../render/output';
 import { StateWriter } from './output';
 import { createProgress } from './progress';
 import { checkRunLimits } from './limits';
-import { watchSignals, yieldToSignals, type SignalWatch } from './signals';
+import { holdProcessSignals, watchSignals, yieldToSignals, type SignalWatch } from './signals';
 import { CliExit } from './exit';
 
 const USAGE = `Usage:
@@ -212,7 +212,12 @@ async function simulate(
   return result;
 }
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * The command. `ownProcess`: this process is the command (bin/elastica.mjs), so it keeps its signal
+ * handlers until it exits (src/cli/signals.ts, holdProcessSignals); in-process callers (tests) leave it off.
+ */
+export async function main(argv: string[], opts: { ownProcess?: boolean } = {}): Promise<number> {
+  const close = opts.ownProcess ? holdProcessSignals() : null;
   try {
     return await dispatch(argv);
   } catch (e) {
@@ -227,6 +232,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`elastica: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
     if (process.env.ELASTICA_DEBUG) process.stderr.write(`${e instanceof Error ? e.stack : ''}\n`);
     return 1;
+  } finally {
+    close?.();
   }
 }
 

@@ -18,6 +18,35 @@ export interface SignalWatch {
 
 const WATCHED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
+/**
+ * The `elastica` process itself (bin/elastica.mjs: main(argv, { ownProcess: true })) keeps its
+ * handlers until it exits: a signal before a run watches stops the command at once with one line
+ * (nothing was written yet), one during a run goes to the run's watch, and one after the run ended
+ * is ignored (its outputs are in place, its message printed: the exit code stands). Without this,
+ * the default action killed a finished run in the moments between its last check and the exit.
+ */
+let ownProcess: 'off' | 'open' | 'closed' = 'off';
+let current: { signal: NodeJS.Signals | null } | null = null;
+
+function processHandler(s: NodeJS.Signals): void {
+  if (current) {
+    current.signal ??= s;
+    return;
+  }
+  if (ownProcess !== 'open') return;
+  process.stderr.write(`elastica: stopped by ${s}; nothing written\n`);
+  process.exit(signalExitCode(s));
+}
+
+/** Handle signals process-wide until the process exits (the CLI's own process only); returns `close`: the command is done. */
+export function holdProcessSignals(): () => void {
+  if (ownProcess === 'off') for (const s of WATCHED) process.on(s, processHandler);
+  ownProcess = 'open';
+  return () => {
+    ownProcess = 'closed';
+  };
+}
+
 export function watchSignals(): SignalWatch {
   const watch = {
     signal: null as NodeJS.Signals | null,
@@ -25,13 +54,19 @@ export function watchSignals(): SignalWatch {
       if (watch.signal !== null) throw new CliExit(`${before} ${watch.signal} ${after}`, signalExitCode(watch.signal));
     },
     dispose() {
+      if (ownProcess !== 'off') {
+        if (current === watch) current = null;
+        ownProcess = 'closed'; // the run is over: a later signal is ignored
+        return;
+      }
       for (const s of WATCHED) process.off(s, handler);
     },
   };
   const handler = (s: NodeJS.Signals) => {
     watch.signal ??= s;
   };
-  for (const s of WATCHED) process.on(s, handler);
+  if (ownProcess !== 'off') current = watch;
+  else for (const s of WATCHED) process.on(s, handler);
   return watch;
 }
 
