@@ -162,9 +162,21 @@ export interface CliResult {
 function listing(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
+    let names: string[];
+    try {
+      names = readdirSync(d).sort();
+    } catch {
+      return; // removed while listed (the run is still going)
+    }
+    for (const name of names) {
       const p = join(d, name);
-      if (statSync(p).isDirectory()) {
+      let dir: boolean;
+      try {
+        dir = statSync(p).isDirectory();
+      } catch {
+        continue; // removed between readdir and stat (a probe file, a frame of an aborting run)
+      }
+      if (dir) {
         out.push(`${relative(dir, p)}/`);
         walk(p);
       } else out.push(relative(dir, p));
