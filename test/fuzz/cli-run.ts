@@ -170,13 +170,13 @@ function listing(dir: string): string[] {
     }
     for (const name of names) {
       const p = join(d, name);
-      let dir: boolean;
+      let isDir: boolean;
       try {
-        dir = statSync(p).isDirectory();
+        isDir = statSync(p).isDirectory();
       } catch {
         continue; // removed between readdir and stat (a probe file, a frame of an aborting run)
       }
-      if (dir) {
+      if (isDir) {
         out.push(`${relative(dir, p)}/`);
         walk(p);
       } else out.push(relative(dir, p));
