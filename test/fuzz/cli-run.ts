@@ -28,6 +28,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { wholeArg as int } from './args';
 import { Rng } from '../../src/math/rng';
 import { InputError } from '../../src/errors';
 import { parseSceneXml } from '../../src/scene/xml';
@@ -286,11 +287,6 @@ async function main(): Promise<number> {
       json: { type: 'boolean' },
     },
   });
-  const int = (name: string, text: string) => {
-    const n = Number(text);
-    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name}: expected a whole number >= 0, got "${text}"`);
-    return n;
-  };
   const seed = int('seed', values.seed!);
   let first = int('first', values.first!), count = int('runs', values.runs!);
   if (values.run !== undefined) {

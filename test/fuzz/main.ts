@@ -10,6 +10,7 @@
  * exception, hang) with its index and source; exits 1 when there is a defect.
  */
 import { parseArgs } from 'node:util';
+import { wholeArg as int } from './args';
 import { apiSequence } from './api';
 import { caseRng, DEFECTS, isSceneCase, sceneCase, type FuzzOptions, type Outcome, type OutcomeKind } from './case';
 import { runCases } from './pool';
@@ -31,11 +32,6 @@ async function main(): Promise<number> {
       json: { type: 'boolean' },
     },
   });
-  const int = (name: string, text: string) => {
-    const n = Number(text);
-    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name}: expected a whole number >= 0, got "${text}"`);
-    return n;
-  };
   const kinds = values.kinds as FuzzOptions['kinds'];
   const api = values.api as FuzzOptions['api'];
   if (!['both', 'scene', 'api'].includes(kinds)) throw new Error(`--kinds: expected both, scene or api, got "${kinds}"`);
