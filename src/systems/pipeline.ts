@@ -41,7 +41,7 @@ import { applyFrozen, buildTopology, type Topology } from '../solver/topology';
 import { Workspace } from '../solver/workspace';
 import { admitEntities, syncParams } from './ecs';
 import { AnchorSet, ForceModel } from './forces';
-import { SleepSystem } from './sleep';
+import { SleepSystem, staticIslands } from './sleep';
 
 /** The stages, in run order. */
 export const STAGES = ['sync', 'kinematics', 'forces', 'solve', 'response', 'writeback', 'events', 'render'] as const;
@@ -373,39 +373,17 @@ function stageIndex(stage: StageName): number {
 export const MAX_HELD_ISLANDS = 4;
 
 /**
- * held[i] ← 1 for every free particle of p's island: particles joined by elements (springs, hinges,
- * triangles, damped springs, gravitation, vortices, edges) or sharing a body id > 0. Returns how many
- * were newly marked. Failure path only (allocates).
+ * held[i] ← 1 for every free particle of p's static island (src/systems/sleep.ts, staticIslands:
+ * particles joined by elements or sharing a body id > 0). Returns how many were newly marked.
+ * Failure path only (allocates).
  */
 function markIsland(t: Topology, p: number, held: Uint8Array): number {
-  const n = t.n, parent = new Int32Array(n);
-  for (let i = 0; i < n; i++) parent[i] = i;
-  const find = (i: number): number => {
-    while (parent[i] !== i) {
-      parent[i] = parent[parent[i]!]!;
-      i = parent[i]!;
-    }
-    return i;
-  };
-  const join = (a: number, b: number): void => {
-    const ra = find(a), rb = find(b);
-    if (ra !== rb) parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
-  };
-  for (const f of [t.springs, t.hinges, t.triangles, t.dampedSprings, t.gravitation, t.vortices, t.edges]) {
-    for (let e = 0; e < f.count; e++) for (let a = 1; a < f.k; a++) join(f.nodes[f.k * e]!, f.nodes[f.k * e + a]!);
-  }
-  const firstOfBody = new Map<number, number>();
-  for (let i = 0; i < n; i++) {
-    const b = t.body[i]!;
-    if (b <= 0) continue;
-    const r = firstOfBody.get(b);
-    if (r === undefined) firstOfBody.set(b, i);
-    else join(r, i);
-  }
-  const root = find(p);
+  const n = t.n, comp = new Int32Array(n);
+  staticIslands(t, comp);
+  const root = comp[p]!;
   let count = 0;
   for (let i = 0; i < n; i++) {
-    if (held[i] === 0 && t.fixedSrc[i] === 0 && find(i) === root) {
+    if (held[i] === 0 && t.fixedSrc[i] === 0 && comp[i] === root) {
       held[i] = 1;
       count++;
     }

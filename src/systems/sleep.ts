@@ -371,23 +371,10 @@ export class SleepSystem {
     }
   }
 
-  /** Static islands: union of element nodes and of particles sharing a body id; representative = smallest index. */
+  /** Static islands (staticIslands); awake particles take their island's label. */
   private buildComponents(ctx: StepContext): void {
-    const t = ctx.topology, n = t.n, p = this.comp;
-    for (let i = 0; i < n; i++) p[i] = i;
-    for (const f of [t.springs, t.hinges, t.triangles, t.dampedSprings, t.gravitation, t.vortices, t.edges]) {
-      for (let e = 0; e < f.count; e++) for (let a = 1; a < f.k; a++) union(p, f.nodes[f.k * e]!, f.nodes[f.k * e + a]!);
-    }
-    let maxBody = 0;
-    for (let i = 0; i < n; i++) if (t.body[i]! > maxBody) maxBody = t.body[i]!;
-    this.bodyRep = new Int32Array(maxBody + 1).fill(-1);
-    for (let i = 0; i < n; i++) {
-      const b = t.body[i]!;
-      if (b <= 0) continue;
-      if (this.bodyRep[b]! < 0) this.bodyRep[b] = i;
-      else union(p, this.bodyRep[b]!, i);
-    }
-    for (let i = 0; i < n; i++) p[i] = find(p, i);
+    const n = ctx.topology.n, p = this.comp;
+    this.bodyRep = staticIslands(ctx.topology, p);
     for (let i = 0; i < n; i++) if (this.asleep[i] === 0) this.island[i] = p[i]!;
   }
 
@@ -617,6 +604,31 @@ function colliderReach(ctx: StepContext, e: number, poly: Float64Array): number 
 }
 
 // ---- kernels (loops over typed arrays; docs/design.md, "Scratch and calling convention") ------------
+
+/**
+ * comp[i] ← the label of particle i's static island (its smallest dense index): particles joined by
+ * elements (springs, hinges, triangles, damped springs, gravitation, vortices, edges) or sharing a
+ * body id > 0. Returns each body id's first particle (−1: none). Used by sleeping and by the
+ * pipeline's fail-safe (the island a failure is held in). Allocates (topology changes, failures).
+ */
+export function staticIslands(t: Topology, comp: Int32Array): Int32Array<ArrayBuffer> {
+  const n = t.n;
+  for (let i = 0; i < n; i++) comp[i] = i;
+  for (const f of [t.springs, t.hinges, t.triangles, t.dampedSprings, t.gravitation, t.vortices, t.edges]) {
+    for (let e = 0; e < f.count; e++) for (let a = 1; a < f.k; a++) union(comp, f.nodes[f.k * e]!, f.nodes[f.k * e + a]!);
+  }
+  let maxBody = 0;
+  for (let i = 0; i < n; i++) if (t.body[i]! > maxBody) maxBody = t.body[i]!;
+  const bodyRep = new Int32Array(maxBody + 1).fill(-1);
+  for (let i = 0; i < n; i++) {
+    const b = t.body[i]!;
+    if (b <= 0) continue;
+    if (bodyRep[b]! < 0) bodyRep[b] = i;
+    else union(comp, bodyRep[b]!, i);
+  }
+  for (let i = 0; i < n; i++) comp[i] = find(comp, i);
+  return bodyRep;
+}
 
 function find(p: Int32Array, i: number): number {
   let r = i;
