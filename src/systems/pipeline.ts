@@ -37,11 +37,11 @@ import { createEntityLists, newtonSolverOf, type EntityLists, type IntegratorTyp
 import { explicitEuler, implicitEulerFosssim, symplecticEuler, FOSSSIM_NEWTON_MAX_ITERS } from '../solver/integrators';
 import type { NewtonSettings } from '../solver/newton';
 import { createStepStats, MAX_STAGES, type StepStats } from '../solver/stats';
-import { applyFrozen, buildTopology, type Topology } from '../solver/topology';
+import { buildTopology, type Topology } from '../solver/topology';
 import { Workspace } from '../solver/workspace';
 import { admitEntities, syncParams } from './ecs';
 import { AnchorSet, ForceModel } from './forces';
-import { SleepSystem, staticIslands } from './sleep';
+import { refreshFrozen, SleepSystem, staticIslands } from './sleep';
 
 /** The stages, in run order. */
 export const STAGES = ['sync', 'kinematics', 'forces', 'solve', 'response', 'writeback', 'events', 'render'] as const;
@@ -233,12 +233,12 @@ export class Pipeline {
       copyPrefix(t.ndof, this.savedX, ctx.x);
       copyPrefix(t.ndof, this.savedV, ctx.v);
       for (let i = 0; i < n; i++) t.frozen[i] = before[i]! | held[i]!;
-      this.refreshFixed();
+      refreshFrozen(ctx);
       this.solveStages(true);
     }
     const solved = this.failure === '';
     t.frozen.set(before);
-    this.refreshFixed();
+    refreshFrozen(ctx);
     if (!solved) {
       // the whole world is held (failSafe): report the first failure
       this.failure = this.failure === '' ? 'solver-error' : this.failure;
@@ -257,15 +257,6 @@ export class Pipeline {
     this.heldFailure = firstReason;
     this.heldDetail = `${first}; held ${count} particle${count === 1 ? '' : 's'} (${islands} island${islands === 1 ? '' : 's'}) at the start of the step, the rest of the world stepped`;
     this.failParticle = firstParticle;
-  }
-
-  /** fixed = fixedSrc | frozen after the holds changed (the solver refactors, contact rereads). */
-  private refreshFixed(): void {
-    const ctx = this.ctx;
-    if (applyFrozen(ctx.topology)) {
-      if (ctx.newtonSolver !== null) ctx.newtonSolver.refreshParams();
-      ctx.paramsVersion++;
-    }
   }
 
   /** One stage: the systems before it, its own work, the systems after it (timed when profiling). */

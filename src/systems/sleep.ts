@@ -412,10 +412,7 @@ export class SleepSystem {
   private applyFrozen(ctx: StepContext): void {
     const t = ctx.topology;
     for (let i = 0; i < t.n; i++) t.frozen[i] = this.asleep[i]!;
-    if (applyFrozen(t)) {
-      if (ctx.newtonSolver !== null) ctx.newtonSolver.refreshParams();
-      ctx.paramsVersion++;
-    }
+    refreshFrozen(ctx);
   }
 
   /** Bounds of every island label over its particles (awake ones swept by v·dt), grown by (1 + margin) radii. */
@@ -604,6 +601,17 @@ function colliderReach(ctx: StepContext, e: number, poly: Float64Array): number 
 }
 
 // ---- kernels (loops over typed arrays; docs/design.md, "Scratch and calling convention") ------------
+
+/**
+ * fixed ← fixedSrc | frozen after Topology.frozen changed (sleeping, the fail-safe's held islands): on a
+ * change the Newton solver refreshes its fixed rows and contact rereads (ctx.paramsVersion).
+ */
+export function refreshFrozen(ctx: StepContext): void {
+  if (applyFrozen(ctx.topology)) {
+    if (ctx.newtonSolver !== null) ctx.newtonSolver.refreshParams();
+    ctx.paramsVersion++;
+  }
+}
 
 /**
  * comp[i] ← the label of particle i's static island (its smallest dense index): particles joined by
