@@ -47,6 +47,34 @@ export function canCollide(catA: number, maskA: number, groupA: number, catB: nu
   return (maskA & catB) !== 0 && (maskB & catA) !== 0;
 }
 
+/** The filter columns of the Particle and Collider stores. */
+interface FilterStore {
+  filter: Uint8Array;
+  category: Int32Array;
+  mask: Int32Array;
+  group: Int32Array;
+}
+
+/**
+ * flag/cat/mask/group[k] ← the filter of entity ids[k] (the default category, mask and group when its
+ * filter is not set), k < count. Returns the OR of the flags (any filter, sensor, one-way bit set).
+ */
+function readFilters(
+  S: FilterStore, ids: ArrayLike<number>, count: number, flag: Uint8Array, cat: Int32Array, mask: Int32Array, group: Int32Array,
+): number {
+  let any = 0;
+  for (let k = 0; k < count; k++) {
+    const e = ids[k]!, f = S.filter[e]!;
+    flag[k] = f;
+    const set = (f & FILTER_SET) !== 0;
+    cat[k] = set ? S.category[e]! : DEFAULT_CATEGORY;
+    mask[k] = set ? S.mask[e]! : DEFAULT_MASK;
+    group[k] = set ? S.group[e]! : 0;
+    any |= f;
+  }
+  return any;
+}
+
 export class ContactFilter {
   /** Some particle or collider has a filter, sensor or one-way flag (else every pair is a contact). */
   on = false;
@@ -75,17 +103,7 @@ export class ContactFilter {
     this.pCat = growI(this.pCat, n);
     this.pMask = growI(this.pMask, n);
     this.pGroup = growI(this.pGroup, n);
-    let any = 0, sensor = 0;
-    for (let i = 0; i < n; i++) {
-      const e = eid[i]!, f = P.filter[e]!;
-      this.pFlag[i] = f;
-      const set = (f & FILTER_SET) !== 0;
-      this.pCat[i] = set ? P.category[e]! : DEFAULT_CATEGORY;
-      this.pMask[i] = set ? P.mask[e]! : DEFAULT_MASK;
-      this.pGroup[i] = set ? P.group[e]! : 0;
-      any |= f;
-      sensor |= f & FILTER_SENSOR;
-    }
+    const any = readFilters(P, eid, n, this.pFlag, this.pCat, this.pMask, this.pGroup);
     const cols = ctx.lists.colliders, nc = cols.length;
     this.cFlag = growU8(this.cFlag, nc);
     this.cCat = growI(this.cCat, nc);
@@ -94,19 +112,10 @@ export class ContactFilter {
     this.cEid = growI(this.cEid, nc);
     this.oneWayX = K.oneWayX;
     this.oneWayY = K.oneWayY;
-    for (let k = 0; k < nc; k++) {
-      const e = cols[k]!, f = K.filter[e]!;
-      this.cFlag[k] = f;
-      const set = (f & FILTER_SET) !== 0;
-      this.cCat[k] = set ? K.category[e]! : DEFAULT_CATEGORY;
-      this.cMask[k] = set ? K.mask[e]! : DEFAULT_MASK;
-      this.cGroup[k] = set ? K.group[e]! : 0;
-      this.cEid[k] = e;
-      any |= f;
-      sensor |= f & FILTER_SENSOR;
-    }
-    this.on = any !== 0;
-    this.anySensor = sensor !== 0;
+    for (let k = 0; k < nc; k++) this.cEid[k] = cols[k]!;
+    const all = any | readFilters(K, cols, nc, this.cFlag, this.cCat, this.cMask, this.cGroup);
+    this.on = all !== 0;
+    this.anySensor = (all & FILTER_SENSOR) !== 0;
   }
 
   /** Particle i is a sensor (it ignores half-planes and pushes nothing). */
