@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { barrierB2, ContactPotential, frictionF0, frictionF1, frictionF2, KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT } from '../src/collision/implicit';
 import { buildPattern } from '../src/solver/pattern';
+import { G_DB, G_K, G_KB, G_ML, NG } from '../src/collision/candidate-kernels';
 import { PhysicsWorld } from '../src/world';
 import { meshBox } from '../src/mesh';
 import { makeJellyPile } from '../src/cli/bench-jellies';
@@ -71,7 +72,7 @@ describe('contact potentials (exact geometry)', () => {
     const n = x.length;
     const H = new Float64Array(36);
     const q = new Float64Array(4);
-    const G = pot.geo, NG = 19, K = 5, ML = 6, KB = 17, DB = 18; // per-candidate layout (implicit.ts G_*)
+    const G = pot.geo, K = G_K, ML = G_ML, KB = G_KB, DB = G_DB; // per-candidate layout (candidate-kernels.ts G_*)
     /** Gradient of candidate k alone (the others' κ, μλ and κ_b zeroed meanwhile). */
     const gradientOf = (k: number, xx: Float64Array): Float64Array => {
       const saved = G.slice();

@@ -20,7 +20,7 @@ export const KIND_SEGMENT = 2;
 export const KIND_EDGE = 3;
 
 /** Per-candidate doubles in `geo` (NG per candidate): the G_* offsets. */
-export const NG = 19;
+export const NG = 20;
 export const G_A = 0; // plane: nx, ny, c0 | circle: cx, cy, R | segment: ax, ay, bx, by
 export const G_R = 4; // r̂
 export const G_K = 5; // κ
@@ -35,6 +35,12 @@ export const G_NY = 15;
 export const G_SIDE = 16; // segment / edge: +1 or −1, the side (of the left normal) the particle is kept on
 export const G_KB = 17; // barrier stiffness κ_b (0: no barrier: the pair started the step at d ≤ 0)
 export const G_DB = 18; // barrier width d̂_b
+/**
+ * 1 while the solve predicts that this slipping pair sticks (friction stick prediction, Newton in
+ * src/solver/newton.ts and ContactPotential.stickMark): its friction is modelled by the stick zone's
+ * quadratic μλ (u²/ε + ε/3) until its slip is back within ε. 0 otherwise; every step starts at 0.
+ */
+export const G_STICK = 19;
 
 /**
  * Scratch of the per-candidate kernels. candidateGeom writes d, n, α at KQ_D .. KQ_AL of its `out`
@@ -211,8 +217,8 @@ export function slipQ(node: Int32Array, G: Float64Array, k: number, x: Float64Ar
 
 /**
  * Geometry of candidate k at x into KQ, with its normal curvature ∂²E_n/∂d² in KQ[KQ_E] and its
- * friction curvature μλ f₀''(|u|) in KQ[KQ_CU] (0 without friction): the common start of the local
- * Hessian and the majorizer.
+ * friction curvature μλ f₀''(|u|) in KQ[KQ_CU] (0 without friction; μλ 2/ε for a pair predicted to
+ * stick whose slip is outside ε: G_STICK): the common start of the local Hessian and the majorizer.
  */
 function curvaturesQ(kindA: Uint8Array, node: Int32Array, G: Float64Array, k: number, x: Float64Array): void {
   const o = NG * k, q = KQ;
@@ -222,10 +228,12 @@ function curvaturesQ(kindA: Uint8Array, node: Int32Array, G: Float64Array, k: nu
   q[KQ_CU] = 0;
   if (ml > 0) {
     slipQ(node, G, k, x);
-    PQ[PQ_IO] = Math.abs(q[KQ_U]!);
-    PQ[PQ_PARAM] = G[o + G_EPS]!;
+    const y = Math.abs(q[KQ_U]!), eps = G[o + G_EPS]!;
+    PQ[PQ_IO] = y;
+    PQ[PQ_PARAM] = eps;
     frictionF2Q();
-    q[KQ_CU] = ml * PQ[PQ_IO]!;
+    // a pair predicted to stick, still slipping: the stick zone's curvature f₀''(0) = 2/ε
+    q[KQ_CU] = ml * (G[o + G_STICK] === 1 && y >= eps ? 2 / eps : PQ[PQ_IO]!);
   }
 }
 

@@ -48,7 +48,7 @@ import type { ContactTerm } from '../solver/model';
 import { growF, growI, growU8 } from './buffers';
 import {
   candidateGeom, dEddQ, floorTimeQ, impactTimeQ, KIND_EDGE, KQ, KQ_AL, KQ_CU, KQ_D, KQ_E, KQ_FN, KQ_NX, KQ_NY, KQ_TOI, KQ_U,
-  localHessianAt, localMajorizerAt, NG, G_A, G_DB, G_EPS, G_K, G_KB, G_ML, G_NX, G_NY, G_R, G_SIDE, G_TX, G_TY, G_U0,
+  localHessianAt, localMajorizerAt, NG, G_A, G_DB, G_EPS, G_K, G_KB, G_ML, G_NX, G_NY, G_R, G_SIDE, G_STICK, G_TX, G_TY, G_U0,
   G_WF, normalEnergyQ, normalForceQ, slipQ,
 } from './candidate-kernels';
 import { frictionF0Q, frictionF1Q, PQ, PQ_IO, PQ_PARAM } from './barrier-friction';
@@ -255,6 +255,7 @@ export class ContactPotential implements ContactTerm {
     G[o + G_SIDE] = side;
     G[o + G_KB] = 0;
     G[o + G_DB] = this.barrierWidth * r;
+    G[o + G_STICK] = 0;
     this.total = k + 1;
     if (this.guarding === 0) this.count = k + 1;
     // lagged geometry at xᵗ: normal force, tangent, friction weights
@@ -446,6 +447,81 @@ export class ContactPotential implements ContactTerm {
           gU[2 * i + 1] = gU[2 * i + 1]! + w * fy;
         }
       }
+    }
+  }
+
+  // ---- friction stick prediction (docs/contact.md, "Stick prediction") ------------------------
+  // The smoothed friction μλ f₀(|u|) is linear in the slip u outside |u| < ε (ε = εᵥ h, 1.7 µm at
+  // 60 Hz), so its Hessian there is zero and a Newton direction carries a slipping pair that should
+  // stick straight through u = 0 and on: the line search then cuts the whole step to a few per cent.
+  // A pair whose slip the last direction carried through zero is predicted to stick: its friction
+  // is modelled by the stick zone's quadratic μλ (u²/ε + ε/3) (f₀ itself inside |u| < ε, extended),
+  // which pulls its slip back to zero in one direction, until its slip is within ε (f₀'s own model
+  // from there, so a pair that does slip leaves the zone by f₀'s exact Newton step, without a new
+  // crossing). Only the direction changes: the line search tests the true energy, the solver drops
+  // the prediction on a direction that is not a descent, and it stops only on a step of its own model.
+
+  /** Drop every stick prediction (the start of a solve, or a direction that failed). */
+  stickClear(): void {
+    const G = this.geo;
+    for (let k = 0; k < this.total; k++) G[NG * k + G_STICK] = 0;
+  }
+
+  /** Drop the predictions of pairs whose slip at x is within ε; the number of predictions left. */
+  stickRefresh(x: Float64Array): number {
+    const G = this.geo, nd = this.node;
+    let left = 0;
+    for (let k = 0; k < this.total; k++) {
+      const o = NG * k;
+      if (G[o + G_STICK] !== 1) continue;
+      slipQ(nd, G, k, x);
+      if (Math.abs(KQ[KQ_U]!) < G[o + G_EPS]!) G[o + G_STICK] = 0;
+      else left++;
+    }
+    return left;
+  }
+
+  /**
+   * rhs −= scale · (∇ of the stick quadratic − ∇ of μλ f₀(|u|)) over the predicted pairs (slip
+   * outside ε): rhs = −g becomes the right-hand side of the predicted model, −scale · μλ (2u/ε) ∇u
+   * in place of −scale · μλ sign(u) ∇u.
+   */
+  stickAddRhs(x: Float64Array, scale: number, rhs: Float64Array): void {
+    const G = this.geo, nd = this.node;
+    for (let k = 0; k < this.total; k++) {
+      const o = NG * k;
+      if (G[o + G_STICK] !== 1) continue;
+      slipQ(nd, G, k, x);
+      const u = KQ[KQ_U]!, eps = G[o + G_EPS]!;
+      const ft = scale * G[o + G_ML]! * ((2 * u) / eps - (u > 0 ? 1 : -1));
+      const fx = ft * G[o + G_TX]!, fy = ft * G[o + G_TY]!;
+      for (let j = 0; j < 3; j++) {
+        const i = nd[3 * k + j]!;
+        if (i < 0) continue;
+        const w = G[o + G_WF + j]!;
+        rhs[2 * i] = rhs[2 * i]! - w * fx;
+        rhs[2 * i + 1] = rhs[2 * i + 1]! - w * fy;
+      }
+    }
+  }
+
+  /** Predict that a pair sticks when the direction dx from x carries its slip from outside ε through zero. */
+  stickMark(x: Float64Array, dx: Float64Array): void {
+    const G = this.geo, nd = this.node;
+    for (let k = 0; k < this.total; k++) {
+      const o = NG * k;
+      if (!(G[o + G_ML]! > 0) || G[o + G_STICK] === 1) continue;
+      slipQ(nd, G, k, x);
+      const u = KQ[KQ_U]!;
+      if (Math.abs(u) < G[o + G_EPS]!) continue;
+      const tx = G[o + G_TX]!, ty = G[o + G_TY]!;
+      let du = 0;
+      for (let j = 0; j < 3; j++) {
+        const i = nd[3 * k + j]!;
+        if (i < 0) continue;
+        du += G[o + G_WF + j]! * (tx * dx[2 * i]! + ty * dx[2 * i + 1]!);
+      }
+      if (u * (u + du) < 0) G[o + G_STICK] = 1;
     }
   }
 

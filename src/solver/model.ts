@@ -28,6 +28,17 @@ export interface ContactTerm {
   maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
   /** out[0] ← min(out[0], maxStep(x, dx)) (out[0] kept when the bound is not smaller, or NaN). */
   maxStepMinTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
+  /**
+   * Friction stick prediction (src/collision/implicit.ts, docs/contact.md): stickClear drops every
+   * prediction; stickRefresh drops those of pairs whose slip at x is within ε and returns how many
+   * are left; stickAddRhs turns rhs = −g into the right-hand side of the predicted model (scale:
+   * the factor of the energy in Φ, h²); stickMark predicts that a pair sticks when dx carries its
+   * slip through zero.
+   */
+  stickClear(): void;
+  stickRefresh(x: Float64Array): number;
+  stickAddRhs(x: Float64Array, scale: number, rhs: Float64Array): void;
+  stickMark(x: Float64Array, dx: Float64Array): void;
 }
 
 /** The force model of one topology: energy, gradient and Hessians of every element, anchor and contact term. */

@@ -71,6 +71,14 @@ export const GAME_NEWTON_DEFAULTS: Readonly<NewtonSettings> = Object.freeze({
 export const ARMIJO_C = 1e-8;
 /** Line-search halvings before the step is given up (α = 2⁻³⁰). */
 export const MAX_HALVINGS = 30;
+/**
+ * Friction stick predictions (ContactTerm.stickMark, docs/contact.md "Stick prediction") are made
+ * in a solve's first 8 iterations only: a solve still running after that is left to Φ's own model
+ * (in the corotational 10 m drop, predictions made to the end of unconverged 20-iteration solves
+ * let boundary particles end up 0.04–0.06 m inside a neighbour in 5 of 8 tolerance variants; with
+ * this limit 3 of 15, as the solver without predictions: 2 of 16).
+ */
+export const STICK_PREDICTION_ITERS = 8;
 
 /** Relative diagonal shifts tried, in turn, when the LDLᵀ of a game-mode system fails (factorRegularized). */
 const REGULARIZATION = [1e-10, 1e-6, 1e-2];
@@ -462,6 +470,9 @@ export class NewtonSolver {
     let chordNext = false;
     let chordUsed = false;
     let prevStep = 0;
+    // friction stick prediction (with the line search only; src/collision/implicit.ts, stickMark)
+    const stick = settings.lineSearch ? contact : null;
+    if (stick) stick.stickClear();
     while (iters < maxIters) {
       this.gradient(model, x, g);
       sumSquares(n, g, sc);
@@ -469,17 +480,33 @@ export class NewtonSolver {
         converged = true;
         break;
       }
-      const chord: boolean = chordNext && this.chordReady(ws);
+      // pairs predicted to stick whose slip is still outside ε: this direction is the predicted model's
+      let predicted = stick ? stick.stickRefresh(x) : 0;
+      const chord: boolean = chordNext && predicted === 0 && this.chordReady(ws);
       if (!chord) {
         this.assemble(model, x, settings.projection, ws);
         if (prof) this.lap(LAP_ASSEMBLY);
       }
       negateInto(n, g, trial);
+      if (predicted > 0) {
+        stick!.stickAddRhs(x, this.h2!, trial);
+        zeroFixed(t, trial);
+      }
       if (chord) this.chordSolve(ws, trial, dir);
       else this.solve(ws, trial, dir);
       iters++;
       slopeAndMax(n, g, dir, sc);
+      if (predicted > 0 && !(sc[0]! < 0)) {
+        // the predicted model gave no descent direction: Newton's own instead
+        stick!.stickClear();
+        predicted = 0;
+        this.assemble(model, x, settings.projection, ws);
+        negateInto(n, g, trial);
+        this.solve(ws, trial, dir);
+        slopeAndMax(n, g, dir, sc);
+      }
       const slope = sc[0]!, dmax = sc[1]!;
+      if (stick && iters < STICK_PREDICTION_ITERS) stick.stickMark(x, dir);
       if (settings.lineSearch && (!(slope < 0) || !Number.isFinite(slope))) break; // not a descent direction (projection 'none' on an indefinite system)
       // line search. Every arithmetic operation of a trial is done on every trial (the next α,
       // the next k), so the rejection path has none of its own: a first halving late in a run
@@ -510,6 +537,11 @@ export class NewtonSolver {
         k = kNext;
       }
       if (prof) this.lap(LAP_ASSEMBLY);
+      if (!accepted && predicted > 0) {
+        // no decrease along the predicted model's direction: Newton's own next
+        stick!.stickClear();
+        continue;
+      }
       if (!accepted) {
         // no decrease representable: the iterate is as good as rounding allows
         converged = dmax <= stepTol;
@@ -519,8 +551,12 @@ export class NewtonSolver {
       phi = phiTrial;
       if (this.phiCount < this.phiHistory.length) this.phiHistory[this.phiCount++] = phi;
       if (alpha * dmax <= stepTol) {
-        converged = true;
-        break;
+        // only a step of Φ's own model ends the solve
+        if (predicted === 0) {
+          converged = true;
+          break;
+        }
+        stick!.stickClear();
       }
       // a chord iteration only where Newton is about to stop: a full step taken whole, within
       // chordWithin tolerances, and (after the first iteration) contracting at least as fast
