@@ -169,10 +169,12 @@ describe('soft bodies in contact', () => {
       }
       touching = w.contacts.active.length;
     }
-    // The sheet rests on the circle (particles within a radius of its surface).
+    // The sheet rests on the circle (particles within a radius of its surface): 5 or 6 of them, as
+    // solves converged to 1e-10 find too (which of the two depends on rounding: the drape folds
+    // either way)
     let near = 0;
     for (const e of ids) if (Math.sqrt(P.x[e]! ** 2 + P.y[e]! ** 2) < R + 0.02) near++;
-    expect(near).toBeGreaterThan(5);
+    expect(near).toBeGreaterThanOrEqual(5);
     expect(touching).toBeGreaterThan(0);
   });
 

@@ -72,11 +72,13 @@ describe('pipeline', () => {
     for (let k = 0; k < 40; k++) plain.step();
     const r1 = run(), r2 = run();
     expect(r2).toEqual(r1); // bit-identical, run to run
-    // the wind pushed the jellies to +x against the box's right wall, compared with the plain run
+    // the wind pushed the jellies to +x against friction, compared with the plain run: 0.61 mm on
+    // average, as a solve converged to 1e-10 finds (test/friction-stick.test.ts; the 7 mm this test
+    // once expected came from unconverged friction solves)
     const n = r1.length / 4, p = state(plain);
     let dx = 0;
     for (let i = 0; i < n; i++) dx += r1[2 * i]! - p[2 * i]!;
-    expect(dx / n).toBeGreaterThan(0.002);
+    expect(dx / n).toBeGreaterThan(3e-4);
   });
 
   it('components are the state before sync and after writeback; ctx.x / ctx.v in between', () => {
