@@ -549,6 +549,11 @@ export class NewtonSolver {
       }
       x.set(trial);
       phi = phiTrial;
+      // a full step of the predicted model brought every predicted pair to that model's solution: a
+      // pair still outside ε there slips (its load exceeds the stick model's hold), so the predictions
+      // end and the next direction is Φ's own (kept till the slip is within ε, pile20 took 1.4 times
+      // the iterations in its landing second, and corotational drops ended with particles inside)
+      if (predicted > 0 && alpha === 1) stick!.stickClear();
       if (this.phiCount < this.phiHistory.length) this.phiHistory[this.phiCount++] = phi;
       if (alpha * dmax <= stepTol) {
         // only a step of Φ's own model ends the solve
