@@ -46,7 +46,7 @@ export const G_STICK = 19;
  * Scratch of the per-candidate kernels. candidateGeom writes d, n, α at KQ_D .. KQ_AL of its `out`
  * (KQ or a caller's array of 4); the others write their one result at their offset.
  */
-export const KQ = new Float64Array(9);
+export const KQ = new Float64Array(10);
 export const KQ_D = 0;
 export const KQ_NX = 1;
 export const KQ_NY = 2;
@@ -61,6 +61,8 @@ export const KQ_E = 6;
 export const KQ_U = 7;
 /** curvaturesQ: the friction curvature μλ f₀''(|u|). */
 export const KQ_CU = 8;
+/** addTangentQ's input: the tangential force f (∂E/∂u) spread onto the candidate's nodes. */
+export const KQ_FT = 9;
 
 // ---- per-candidate kernels -----------------------------------------------------------------
 
@@ -202,17 +204,37 @@ function d2Edd2Q(G: Float64Array, k: number): void {
   q[KQ_E] = c;
 }
 
-/** KQ[KQ_U] ← the slip u of candidate k at x. */
-export function slipQ(node: Int32Array, G: Float64Array, k: number, x: Float64Array): void {
+/** KQ[KQ_U] += Σⱼ wⱼ t·vⱼ over candidate k's nodes: the change of its slip along v (lagged tangent t, friction weights w). */
+export function tangentSumQ(node: Int32Array, G: Float64Array, k: number, v: Float64Array): void {
   const o = NG * k;
   const tx = G[o + G_TX]!, ty = G[o + G_TY]!;
-  let u = -G[o + G_U0]!;
+  let u = KQ[KQ_U]!;
   for (let j = 0; j < 3; j++) {
     const i = node[3 * k + j]!;
     if (i < 0) continue;
-    u += G[o + G_WF + j]! * (tx * x[2 * i]! + ty * x[2 * i + 1]!);
+    u += G[o + G_WF + j]! * (tx * v[2 * i]! + ty * v[2 * i + 1]!);
   }
   KQ[KQ_U] = u;
+}
+
+/** KQ[KQ_U] ← the slip u of candidate k at x. */
+export function slipQ(node: Int32Array, G: Float64Array, k: number, x: Float64Array): void {
+  KQ[KQ_U] = -G[NG * k + G_U0]!;
+  tangentSumQ(node, G, k, x);
+}
+
+/** out += KQ[KQ_FT] · ∇u of candidate k (fⱼ = wⱼ f t on node j): a tangential force f = ∂E/∂u into a gradient. */
+export function addTangentQ(node: Int32Array, G: Float64Array, k: number, out: Float64Array): void {
+  const o = NG * k;
+  const ft = KQ[KQ_FT]!;
+  const fx = ft * G[o + G_TX]!, fy = ft * G[o + G_TY]!;
+  for (let j = 0; j < 3; j++) {
+    const i = node[3 * k + j]!;
+    if (i < 0) continue;
+    const w = G[o + G_WF + j]!;
+    out[2 * i] = out[2 * i]! + w * fx;
+    out[2 * i + 1] = out[2 * i + 1]! + w * fy;
+  }
 }
 
 /**

@@ -47,9 +47,10 @@ import { findDiagonalSlot, findSlot, findSlotAfter } from '../solver/pattern';
 import type { ContactTerm } from '../solver/model';
 import { growF, growI, growU8 } from './buffers';
 import {
-  candidateGeom, dEddQ, floorTimeQ, impactTimeQ, KIND_EDGE, KQ, KQ_AL, KQ_CU, KQ_D, KQ_E, KQ_FN, KQ_NX, KQ_NY, KQ_TOI, KQ_U,
+  addTangentQ, candidateGeom, dEddQ, floorTimeQ, impactTimeQ, KIND_EDGE, KQ, KQ_AL, KQ_CU, KQ_D, KQ_E, KQ_FN, KQ_FT, KQ_NX, KQ_NY,
+  KQ_TOI, KQ_U,
   localHessianAt, localMajorizerAt, NG, G_A, G_DB, G_EPS, G_K, G_KB, G_ML, G_NX, G_NY, G_R, G_SIDE, G_STICK, G_TX, G_TY, G_U0,
-  G_WF, normalEnergyQ, normalForceQ, slipQ,
+  G_WF, normalEnergyQ, normalForceQ, slipQ, tangentSumQ,
 } from './candidate-kernels';
 import { frictionF0Q, frictionF1Q, PQ, PQ_IO, PQ_PARAM } from './barrier-friction';
 
@@ -285,13 +286,9 @@ export class ContactPotential implements ContactTerm {
     G[o + G_WF] = 1;
     G[o + G_WF + 1] = kind === KIND_EDGE ? -(1 - al) : 0;
     G[o + G_WF + 2] = kind === KIND_EDGE ? -al : 0;
-    let u0 = st;
-    for (let j = 0; j < 3; j++) {
-      const i = this.node[3 * k + j]!;
-      if (i < 0) continue;
-      u0 += G[o + G_WF + j]! * (tx * xt[2 * i]! + ty * xt[2 * i + 1]!);
-    }
-    G[o + G_U0] = u0;
+    q[KQ_U] = st;
+    tangentSumQ(this.node, G, k, xt);
+    G[o + G_U0] = q[KQ_U]!;
     return k;
   }
 
@@ -438,14 +435,8 @@ export class ContactPotential implements ContactTerm {
         frictionF1Q();
         const ft = ml * PQ[PQ_IO]! * (u > 0 ? 1 : u < 0 ? -1 : 0);
         if (ft === 0) continue;
-        const fx = ft * G[o + G_TX]!, fy = ft * G[o + G_TY]!;
-        for (let j = 0; j < 3; j++) {
-          const i = nd[3 * k + j]!;
-          if (i < 0) continue;
-          const w = G[o + G_WF + j]!;
-          gU[2 * i] = gU[2 * i]! + w * fx;
-          gU[2 * i + 1] = gU[2 * i + 1]! + w * fy;
-        }
+        q[KQ_FT] = ft;
+        addTangentQ(nd, G, k, gU);
       }
     }
   }
@@ -493,15 +484,8 @@ export class ContactPotential implements ContactTerm {
       if (G[o + G_STICK] !== 1) continue;
       slipQ(nd, G, k, x);
       const u = KQ[KQ_U]!, eps = G[o + G_EPS]!;
-      const ft = scale * G[o + G_ML]! * ((2 * u) / eps - (u > 0 ? 1 : -1));
-      const fx = ft * G[o + G_TX]!, fy = ft * G[o + G_TY]!;
-      for (let j = 0; j < 3; j++) {
-        const i = nd[3 * k + j]!;
-        if (i < 0) continue;
-        const w = G[o + G_WF + j]!;
-        rhs[2 * i] = rhs[2 * i]! - w * fx;
-        rhs[2 * i + 1] = rhs[2 * i + 1]! - w * fy;
-      }
+      KQ[KQ_FT] = -(scale * G[o + G_ML]! * ((2 * u) / eps - (u > 0 ? 1 : -1)));
+      addTangentQ(nd, G, k, rhs);
     }
   }
 
@@ -514,14 +498,9 @@ export class ContactPotential implements ContactTerm {
       slipQ(nd, G, k, x);
       const u = KQ[KQ_U]!;
       if (Math.abs(u) < G[o + G_EPS]!) continue;
-      const tx = G[o + G_TX]!, ty = G[o + G_TY]!;
-      let du = 0;
-      for (let j = 0; j < 3; j++) {
-        const i = nd[3 * k + j]!;
-        if (i < 0) continue;
-        du += G[o + G_WF + j]! * (tx * dx[2 * i]! + ty * dx[2 * i + 1]!);
-      }
-      if (u * (u + du) < 0) G[o + G_STICK] = 1;
+      KQ[KQ_U] = 0;
+      tangentSumQ(nd, G, k, dx);
+      if (u * (u + KQ[KQ_U]!) < 0) G[o + G_STICK] = 1;
     }
   }
 

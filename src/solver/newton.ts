@@ -548,19 +548,17 @@ export class NewtonSolver {
       }
       x.set(trial);
       phi = phiTrial;
-      // a full step of the predicted model brought every predicted pair to that model's solution: a
-      // pair still outside ε there slips (its load exceeds the stick model's hold), so the predictions
-      // end and the next direction is Φ's own (kept till the slip is within ε, pile20 took 1.4 times
-      // the iterations in its landing second, and corotational drops ended with particles inside)
-      if (predicted > 0 && alpha === 1) stick!.stickClear();
+      // The predictions end after a full step of the predicted model, which brought every predicted
+      // pair to that model's solution: a pair still outside ε there slips (its load exceeds the stick
+      // model's hold), so the next direction is Φ's own (kept till the slip is within ε, pile20 took 1.4
+      // times the iterations in its landing second, and corotational drops ended with particles
+      // inside). They also end after a small step: only a step of Φ's own model ends the solve.
+      const small = alpha * dmax <= stepTol;
+      if (predicted > 0 && (alpha === 1 || small)) stick!.stickClear();
       if (this.phiCount < this.phiHistory.length) this.phiHistory[this.phiCount++] = phi;
-      if (alpha * dmax <= stepTol) {
-        // only a step of Φ's own model ends the solve
-        if (predicted === 0) {
-          converged = true;
-          break;
-        }
-        stick!.stickClear();
+      if (small && predicted === 0) {
+        converged = true;
+        break;
       }
       // a chord iteration only where Newton is about to stop: a full step taken whole, within
       // chordWithin tolerances, and (after the first iteration) contracting at least as fast
