@@ -44,6 +44,7 @@
  */
 import type { SymPattern } from '../solver/pattern';
 import { findDiagonalSlot, findSlot, findSlotAfter } from '../solver/pattern';
+import { unionRoots } from '../solver/islands';
 import type { ContactTerm } from '../solver/model';
 import { growF, growI, growU8 } from './buffers';
 import {
@@ -441,6 +442,16 @@ export class ContactPotential implements ContactTerm {
     }
   }
 
+  /** Join, in the union–find forest comp (src/solver/islands.ts), each candidate's and guard's particle with its edge's ends. */
+  joinIslands(comp: Int32Array): void {
+    const nd = this.node;
+    for (let k = 0; k < this.total; k++) {
+      const p = nd[3 * k]!, a = nd[3 * k + 1]!, b = nd[3 * k + 2]!;
+      if (a >= 0) unionRoots(comp, p, a);
+      if (b >= 0) unionRoots(comp, p, b);
+    }
+  }
+
   // ---- friction stick prediction (docs/contact.md, "Stick prediction") ------------------------
   // The smoothed friction μλ f₀(|u|) is linear in the slip u outside |u| < ε (ε = εᵥ h, 1.7 µm at
   // 60 Hz), so its Hessian there is zero and a Newton direction carries a slipping pair that should
@@ -523,10 +534,11 @@ export class ContactPotential implements ContactTerm {
 
   private readonly H = new Float64Array(36);
 
-  /** values += scale · (the PSD Hessian of every candidate), through the slots of computeSlots. */
-  hessian(x: Float64Array, scale: number, values: Float64Array): void {
-    const s = this.slots, H = this.H;
+  /** values += scale · (the PSD Hessian of every candidate but those of held particles), through the slots of computeSlots. */
+  hessian(x: Float64Array, scale: number, values: Float64Array, held: Uint8Array | null = null): void {
+    const s = this.slots, H = this.H, nd = this.node;
     for (let k = 0; k < this.total; k++) {
+      if (held !== null && held[nd[3 * k]!] === 1) continue; // a held island's pair (its nodes share one island)
       const major = this.major[k] === 1;
       if (major) this.localMajorizer(k, x, H);
       else this.localHessian(k, x, H);

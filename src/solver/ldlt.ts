@@ -62,6 +62,8 @@ export class SparseLDLT {
    */
   readonly paired: boolean;
   private readonly y2: Float64Array;
+  /** Per row pair (2K, 2K+1) of the permuted matrix: 1 when factorPaired sets it to identity (held). */
+  private readonly skip: Uint8Array;
   private readonly Np: Int32Array;
   private readonly Nj: Int32Array;
   private readonly Nend: Int32Array;
@@ -194,6 +196,7 @@ export class SparseLDLT {
     this.Nj = blocks ? blocks.Nj : new Int32Array(0);
     this.Nend = blocks ? blocks.Nend : new Int32Array(0);
     this.y2 = new Float64Array(this.paired ? 2 * n : 0);
+    this.skip = new Uint8Array(this.paired ? n / 2 : 0);
   }
 
   /**
@@ -252,9 +255,16 @@ export class SparseLDLT {
    * Numeric factorization of the matrix with this pattern and `values`.
    * Returns false (and leaves the factor unusable) if a pivot is non-finite or
    * |d_k| <= 1e-13 * max_i |A_ii|.
+   *
+   * held (per particle, dofs 2i, 2i+1; paired factors only): the rows of held particles (the Newton
+   * solver's held islands, src/solver/islands.ts) are not computed but set to those of an identity
+   * block (zero off the diagonal, D = 1), whatever the matrix holds there. The solver relies on it
+   * with a matrix that couples no held island to the rest and a right-hand side that is zero on its
+   * rows: the solution is then zero there and, on every other row, bit-identical to that of the full
+   * factorization (the entries of L between islands are exact zeros either way).
    */
-  factor(values: Float64Array): boolean {
-    if (this.paired) return this.factorPaired(values);
+  factor(values: Float64Array, held: Uint8Array | null = null): boolean {
+    if (this.paired) return this.factorPaired(values, held);
     const n = this.n;
     const Cp = this.Cp;
     const Ci = this.Ci;
@@ -307,11 +317,14 @@ export class SparseLDLT {
    * L are computed together, and columns 2J, 2J+1 are applied together, so
    * every row index loaded in the inner loop carries 4 multiply-adds.
    */
-  private factorPaired(values: Float64Array): boolean {
+  private factorPaired(values: Float64Array, held: Uint8Array | null): boolean {
     this.factored = false;
     this.failedAt = -1;
+    const skip = this.skip;
+    if (held !== null) skipRows(this.n, this.perm, held, skip);
+    else skip.fill(0);
     const failed = factorPairedKernel(
-      this.n, this.Cp, this.Ci, this.Csrc, this.Np, this.Nj, this.Nend, this.Lp, this.Li, this.Lx, this.D, this.invD, this.y2, values,
+      this.n, this.Cp, this.Ci, this.Csrc, this.Np, this.Nj, this.Nend, this.Lp, this.Li, this.Lx, this.D, this.invD, this.y2, values, skip,
     );
     if (failed >= 0) {
       this.failedAt = failed;
@@ -392,6 +405,32 @@ export class SparseLDLT {
     if (!this.factored) zero += this.n - m;
     return { positive, negative, zero };
   }
+}
+
+/**
+ * Rows a, a + 1 of L become those of an identity block: zero off the diagonal, D = 1. A row's entries
+ * are only written when the row itself is factored, so this is the whole of a skipped row.
+ */
+function identityRows(
+  a: number, Np: Int32Array, Nj: Int32Array, Nend: Int32Array, Lp: Int32Array, Lx: Float64Array, D: Float64Array, invD: Float64Array,
+): void {
+  for (let t = Np[a >> 1]!, r1 = Np[(a >> 1) + 1]!; t < r1; t++) {
+    const j0 = Nj[t]!, end0 = Nend[t]!, off = Lp[j0 + 1]! - Lp[j0]! - 1;
+    Lx[end0] = 0;
+    Lx[end0 + 1] = 0;
+    Lx[end0 + off] = 0;
+    Lx[end0 + off + 1] = 0;
+  }
+  Lx[Lp[a]!] = 0;
+  D[a] = 1;
+  D[a + 1] = 1;
+  invD[a] = 1;
+  invD[a + 1] = 1;
+}
+
+/** skip[K] ← 1 when the particles of permuted dofs 2K and 2K+1 (one particle on a node ordering) are held. */
+function skipRows(n: number, perm: Int32Array, held: Uint8Array, skip: Uint8Array): void {
+  for (let a = 0; a < n; a += 2) skip[a >> 1] = held[perm[a]! >> 1]! & held[perm[a + 1]! >> 1]!;
 }
 
 function permuteIn(n: number, perm: Int32Array, b: Float64Array, w: Float64Array): void {
@@ -480,11 +519,15 @@ function backwardPaired(n: number, Lp: Int32Array, Li: Int32Array, Lx: Float64Ar
 function factorPairedKernel(
   n: number, Cp: Int32Array, Ci: Int32Array, Csrc: Int32Array, Np: Int32Array, Nj: Int32Array, Nend: Int32Array,
   Lp: Int32Array, Li: Int32Array, Lx: Float64Array, D: Float64Array, invD: Float64Array, y: Float64Array,
-  values: Float64Array,
+  values: Float64Array, skip: Uint8Array,
 ): number {
   y.fill(0);
   for (let a = 0; a < n; a += 2) {
     const b = a + 1;
+    if (skip[a >> 1] === 1) {
+      identityRows(a, Np, Nj, Nend, Lp, Lx, D, invD); // a held particle's rows (SparseLDLT.factor)
+      continue;
+    }
     for (let q = Cp[a], c1 = Cp[a + 1]; q < c1; q++) y[Ci[q] << 1] += values[Csrc[q]];
     for (let q = Cp[b], c1 = Cp[b + 1]; q < c1; q++) y[(Ci[q] << 1) + 1] += values[Csrc[q]];
     let da = y[a << 1];

@@ -21,7 +21,10 @@ export interface ContactTerm {
   /** out[0] ← energy(x): the allocation-free form the solver calls every iterate. */
   energyTo(x: Float64Array, out: Float64Array): void;
   gradient(x: Float64Array, gU: Float64Array): void;
-  hessian(x: Float64Array, scale: number, values: Float64Array): void;
+  /** values += scale·H over the candidates, but those of held particles (held[p] = 1; src/solver/islands.ts). */
+  hessian(x: Float64Array, scale: number, values: Float64Array, held?: Uint8Array | null): void;
+  /** Join, in the union–find forest comp (src/solver/islands.ts), the particles each candidate and guard couples. */
+  joinIslands(comp: Int32Array): void;
   /** Largest fraction of the step dx from x before a particle crosses a contact surface into it (CCD: initial guess and line search), ≤ 1. */
   maxStep(x: Float64Array, dx: Float64Array): number;
   /** out[0] ← maxStep(x, dx), allocation-free. */
@@ -52,8 +55,13 @@ export interface SystemModel {
   gradient(x: Float64Array, v: Float64Array, gU: Float64Array): void;
   /** values += cx·∂²E/∂x² + cv·∂(gradU)/∂v (exact element Hessians). */
   hessian(x: Float64Array, v: Float64Array, cx: number, cv: number, values: Float64Array): void;
-  /** values += scale·(PSD-projected ∂²E/∂x²). */
-  hessianPSD(x: Float64Array, scale: number, values: Float64Array): void;
+  /**
+   * values += scale·(PSD-projected ∂²E/∂x²), leaving out the terms of held islands (held[i] = 1 for
+   * their particles; src/solver/islands.ts), whose rows the solver does not factor.
+   */
+  hessianPSD(x: Float64Array, scale: number, values: Float64Array, held?: Uint8Array | null): void;
+  /** FOSSSim's penalty force is on: any two particles may couple (no islands). */
+  readonly pairsEverywhere: boolean;
   /** out[0] ← largest α ∈ (0, 1] such that x + α dx keeps every guarded element valid. */
   maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
   /**

@@ -37,6 +37,7 @@ import { scatter, type ElementFamily, type Topology } from './topology';
 import { UNIFORM_DRAG } from '../components';
 import { writePairBlocks } from '../elements';
 import { applyFixedToMatrix, zeroFixed, type Workspace } from './workspace';
+import { elementIslands, flattenIslands, markHeldIslands } from './islands';
 import { PcgWorkspace, pcg } from './cg';
 import { addMassMatrix, massMatVec } from './mass';
 
@@ -177,6 +178,19 @@ export class NewtonSolver {
   clockReads = 0;
   private readonly md: Float64Array;
   private readonly mdOut: Float64Array;
+  /**
+   * Held islands (src/solver/islands.ts): islands of the system with no free particle (every
+   * particle pinned or asleep) are left out of the Hessian assembly and factorization. Off: every
+   * island is assembled and factored (tests compare the two; the results are bit-identical).
+   */
+  skipHeldIslands = true;
+  /** Particles of held islands in the last solve (0 when none were left out). */
+  heldParticles = 0;
+  /** The element components of the topology (a union–find forest, made once), this solve's island labels, held particles, scratch. */
+  private readonly elementComp: Int32Array;
+  private readonly label: Int32Array;
+  private readonly held: Uint8Array;
+  private readonly islandScratch: Float64Array;
 
   constructor(t: Topology) {
     this.cgTol = 1e-4;
@@ -195,7 +209,29 @@ export class NewtonSolver {
     this.nhat = new Float64Array(2 * t.dampedSprings.count);
     this.cg = t.dense ? null : new PcgWorkspace(n);
     this.phiHistory = new Float64Array(65);
+    this.elementComp = new Int32Array(t.n);
+    elementIslands(t, this.elementComp);
+    this.label = new Int32Array(t.n);
+    this.held = new Uint8Array(t.n);
+    this.islandScratch = new Float64Array(t.n);
     this.refreshParams();
+  }
+
+  /**
+   * The held islands of this solve (src/solver/islands.ts): the element components joined by the
+   * contact candidates and guards; those with no free particle are held (held[i] = 1, heldParticles
+   * counts them). Only on the direct sparse path with node-paired factors (the PCG path reuses its
+   * factor across steps whole) and when no term couples every pair of particles.
+   */
+  private findHeldIslands(model: ForceModel, ws: Workspace): void {
+    this.heldParticles = 0;
+    const t = this.t;
+    if (!this.skipHeldIslands || model.pairsEverywhere || !ws.solver || ws.lu || t.ndof >= this.pcgMinDofs || !ws.solver.ldlt.paired) return;
+    if (!anyFixed(t.n, t.fixed)) return;
+    this.label.set(this.elementComp);
+    if (model.contact) model.contact.joinIslands(this.label);
+    if (flattenIslands(t.n, this.label) <= 1) return;
+    this.heldParticles = markHeldIslands(t.n, this.label, t.fixed, this.held, this.islandScratch);
   }
 
   /**
@@ -262,7 +298,7 @@ export class NewtonSolver {
     const values = ws.values;
     values.fill(0);
     const h2 = this.h2; // a number object made once per time-step size (see h2 above): passing it boxes nothing
-    if (projection === 'psd') model.hessianPSD(x, h2!, values);
+    if (projection === 'psd') model.hessianPSD(x, h2!, values, this.heldParticles > 0 ? this.held : null);
     else model.hessian(x, this.zero, h2!, 0, values);
     addToDiagonal(t.ndof, t.diag, this.hs, values); // h b (uniform drag)
     addMassMatrix(t, values); // lumped diag(mass), or the consistent triangle mass (src/solver/mass.ts)
@@ -363,11 +399,12 @@ export class NewtonSolver {
    */
   private factorRegularized(ws: Workspace): void {
     const ldlt = ws.solver!.ldlt;
-    if (ldlt.factor(ws.values)) return;
+    const held = this.heldParticles > 0 ? this.held : null;
+    if (ldlt.factor(ws.values, held)) return;
     const diag = this.t.diag, values = ws.values;
     for (let k = 0; k < REGULARIZATION.length; k++) {
       if (!scaleDiagonal(diag, values, REGULARIZATION[k]!)) break; // not finite: no shift helps
-      if (ldlt.factor(values)) return;
+      if (ldlt.factor(values, held)) return;
     }
     const dof = ldlt.failedAt >= 0 && ldlt.failedAt < ldlt.perm.length ? ldlt.perm[ldlt.failedAt]! : -1;
     throw Object.assign(
@@ -472,6 +509,8 @@ export class NewtonSolver {
     // friction stick prediction (with the line search only; src/collision/implicit.ts, stickMark)
     const stick = settings.lineSearch ? contact : null;
     if (stick) stick.stickClear();
+    // held islands (no free particle): zero rows of g and of every direction, so neither assembled nor factored
+    this.findHeldIslands(model, ws);
     while (iters < maxIters) {
       this.gradient(model, x, g);
       sumSquares(n, g, sc);
@@ -652,6 +691,12 @@ function springDirections(count: number, nodes: Int32Array, x: Float64Array, nh:
     nh[2 * e] = l > 0 ? dx / l : 0;
     nh[2 * e + 1] = l > 0 ? dy / l : 0;
   }
+}
+
+/** Whether any particle is fixed (pinned or asleep). */
+function anyFixed(n: number, fixed: Uint8Array): boolean {
+  for (let i = 0; i < n; i++) if (fixed[i] !== 0) return true;
+  return false;
 }
 
 /** sc[0] = Σ g². */

@@ -43,6 +43,11 @@ export class ForceModel implements SystemModel {
   /** FOSSSim's penalty force (src/collision/penalty.ts), evaluated after every other force; null: none. */
   penalty: PenaltyForceTerm | null = null;
 
+  /** FOSSSim's penalty force is on: any two particles may couple (the Newton solve then has no islands). */
+  get pairsEverywhere(): boolean {
+    return this.penalty !== null;
+  }
+
   constructor(t: Topology) {
     this.t = t;
   }
@@ -199,38 +204,51 @@ export class ForceModel implements SystemModel {
    * element by element (game-mode Newton). Velocity-dependent terms are not
    * included: the Newton solver adds its dissipation potentials itself.
    */
-  hessianPSD(x: Float64Array, scale: number, values: Float64Array): void {
+  hessianPSD(x: Float64Array, scale: number, values: Float64Array, held: Uint8Array | null = null): void {
     const t = this.t;
     const h = this.h;
+    // every element's nodes lie in one island (src/solver/islands.ts): its first node says whether it is held
+    const skip = held ?? this.noneHeld(t.n);
     const s = t.springs;
     for (let e = 0; e < s.count; e++) {
       const a = 2 * s.nodes[2 * e]!, b = 2 * s.nodes[2 * e + 1]!;
+      if (skip[a >> 1] === 1) continue;
       springHessianPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, s.params[2 * e]!, s.params[2 * e + 1]!, h, 0);
       scatter(values, s, e, h, scale);
     }
     const hg = t.hinges;
     for (let e = 0; e < hg.count; e++) {
       const a = 2 * hg.nodes[3 * e]!, b = 2 * hg.nodes[3 * e + 1]!, c = 2 * hg.nodes[3 * e + 2]!, p = 3 * e;
+      if (skip[a >> 1] === 1) continue;
       bendingHessianPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, hg.params[p]!, hg.params[p + 1]!, hg.params[p + 2]!, h, 0);
       scatter(values, hg, e, h, scale);
     }
-    if (t.triangles.count > 0) trianglesHessianPSD(t.triangles, x, h, scale, values);
+    if (t.triangles.count > 0) trianglesHessianPSD(t.triangles, x, h, scale, values, skip);
     const d = t.dampedSprings;
     for (let e = 0; e < d.count; e++) {
       const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!, p = 3 * e;
+      if (skip[a >> 1] === 1) continue;
       fsSpringHessXPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, d.params[p]!, d.params[p + 1]!, h, 0);
       scatter(values, d, e, h, scale);
     }
     const gr = t.gravitation;
     for (let e = 0; e < gr.count; e++) {
       const a = 2 * gr.nodes[2 * e]!, b = 2 * gr.nodes[2 * e + 1]!;
+      if (skip[a >> 1] === 1) continue;
       fsGravitationHessXPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!, h, 0);
       scatter(values, gr, e, h, scale);
     }
     if (this.anchors) this.anchors.hessian(t.diag, scale, values);
-    if (this.contact) this.contact.hessian(x, scale, values);
+    if (this.contact) this.contact.hessian(x, scale, values, skip);
     if (this.penalty) this.penalty.hessianPSD(x, scale, values);
   }
+
+  /** A zero held mask (no island held) of at least n particles. */
+  private noneHeld(n: number): Uint8Array {
+    if (this.zeroMask.length < n) this.zeroMask = new Uint8Array(n);
+    return this.zeroMask;
+  }
+  private zeroMask = new Uint8Array(0);
 
   /** values += cx·Hx + cv·Hv on the topology's pattern (lower triangle). */
   hessian(x: Float64Array, v: Float64Array, cx: number, cv: number, values: Float64Array): void {
@@ -344,10 +362,13 @@ function trianglesGradient(tr: ElementFamily, x: Float64Array, g: Float64Array, 
   }
 }
 
-function trianglesHessianPSD(tr: ElementFamily, x: Float64Array, h: Float64Array, scale: number, values: Float64Array): void {
+function trianglesHessianPSD(
+  tr: ElementFamily, x: Float64Array, h: Float64Array, scale: number, values: Float64Array, held: Uint8Array,
+): void {
   for (let e = 0; e < tr.count; e++) {
     const q = tr.params, nodes = tr.nodes;
     const a = 2 * nodes[3 * e]!, b = 2 * nodes[3 * e + 1]!, c = 2 * nodes[3 * e + 2]!, p = TRI_STRIDE * e;
+    if (held[a >> 1] === 1) continue;
     if (q[p + TRI_MATERIAL] === MAT_FOSSSIM) cstHessianPSDAt(x, a, b, c, q, p, h, 0);
     else triangleProjectedHessianAt(x, a, b, c, q, p, h, 0);
     scatter(values, tr, e, h, scale);
@@ -472,5 +493,5 @@ export interface PenaltyForceTerm {
   energyTo(x: Float64Array, out: Float64Array): void;
   gradient(x: Float64Array, gU: Float64Array): void;
   hessian(x: Float64Array, scale: number, values: Float64Array): void;
-  hessianPSD(x: Float64Array, scale: number, values: Float64Array): void;
+  hessianPSD(x: Float64Array, scale: number, values: Float64Array, held?: Uint8Array | null): void;
 }

@@ -31,6 +31,7 @@
  */
 import type { StepContext } from '../solver/context';
 import { applyFrozen, type Topology } from '../solver/topology';
+import { elementIslands, findRoot, flattenIslands, unionRoots } from '../solver/islands';
 import type { ContactEvent, ContactSystem } from '../collision/contact';
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from '../collision/contact';
 import type { AnchorSet } from './forces';
@@ -178,9 +179,9 @@ export class SleepSystem {
       if (si && sj) continue;
       if (si) changed = this.wakeIsland(this.island[i]!) || changed;
       if (sj) changed = this.wakeIsland(this.island[j]!) || changed;
-      union(parent, i, j);
+      unionRoots(parent, i, j);
     }
-    for (let i = 0; i < n; i++) this.island[i] = this.asleep[i] === 1 ? this.island[i]! : find(parent, i);
+    for (let i = 0; i < n; i++) this.island[i] = this.asleep[i] === 1 ? this.island[i]! : findRoot(parent, i);
     // per island: every free particle still, no pointer anchor, every body allowed to sleep
     const sc = this.sc;
     sc[0] = this.speed; // doubles move through the scratch (docs/design.md, "Scratch and calling convention")
@@ -621,10 +622,7 @@ export function refreshFrozen(ctx: StepContext): void {
  */
 export function staticIslands(t: Topology, comp: Int32Array): Int32Array<ArrayBuffer> {
   const n = t.n;
-  for (let i = 0; i < n; i++) comp[i] = i;
-  for (const f of [t.springs, t.hinges, t.triangles, t.dampedSprings, t.gravitation, t.vortices, t.edges]) {
-    for (let e = 0; e < f.count; e++) for (let a = 1; a < f.k; a++) union(comp, f.nodes[f.k * e]!, f.nodes[f.k * e + a]!);
-  }
+  elementIslands(t, comp);
   let maxBody = 0;
   for (let i = 0; i < n; i++) if (t.body[i]! > maxBody) maxBody = t.body[i]!;
   const bodyRep = new Int32Array(maxBody + 1).fill(-1);
@@ -632,28 +630,10 @@ export function staticIslands(t: Topology, comp: Int32Array): Int32Array<ArrayBu
     const b = t.body[i]!;
     if (b <= 0) continue;
     if (bodyRep[b]! < 0) bodyRep[b] = i;
-    else union(comp, bodyRep[b]!, i);
+    else unionRoots(comp, bodyRep[b]!, i);
   }
-  for (let i = 0; i < n; i++) comp[i] = find(comp, i);
+  flattenIslands(n, comp);
   return bodyRep;
-}
-
-function find(p: Int32Array, i: number): number {
-  let r = i;
-  while (p[r] !== r) r = p[r]!;
-  while (p[i] !== r) {
-    const nx = p[i]!;
-    p[i] = r;
-    i = nx;
-  }
-  return r;
-}
-
-/** Join the sets of i and j; the root is the smaller index (so labels are the islands' smallest index). */
-function union(p: Int32Array, i: number, j: number): void {
-  const a = find(p, i), b = find(p, j);
-  if (a < b) p[b] = a;
-  else if (b < a) p[a] = b;
 }
 
 /** The first sleeping particle from `from` whose gathered state differs from its frozen state (x = ref, v = 0); −1: none. */
