@@ -12,7 +12,10 @@
  * - pile20: 20 jellies (boxes of 72 and discs of 96 triangles, 1,680 in all) dropped from staggered
  *   heights into a 5 × 10 m box;
  * - stirred: makeJellyPile (4 jellies × 256 triangles) with a kinematic circle (r = 0.15 m) sweeping
- *   back and forth through it (setColliderVelocity each step), as a game's paddle would.
+ *   back and forth through it (setColliderVelocity each step), as a game's paddle would;
+ * - row20: the pile20 jellies in one row on the ground, 1 m apart; from 5 s a kinematic circle
+ *   (r = 0.15 m) rolls along the row at 1 m/s through the jellies' tops, so with sleeping on one or
+ *   two jellies are awake at a time beside sleeping ones (a level where the player disturbs one body).
  *
  * Elastica also runs warm with sleeping on (mode 'sleeping', src/systems/sleep.ts); its windows count
  * the steps that rested (every body asleep, no solve).
@@ -28,7 +31,7 @@ import { makeJellyPile } from './bench-jellies';
 import { meshBox, meshCircle } from '../mesh';
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from '../collision/contact';
 
-export const SCENES = ['page', 'pile20', 'stirred'] as const;
+export const SCENES = ['page', 'pile20', 'stirred', 'row20'] as const;
 /** Elastica runs: cold, cold with the scene's own warm-up, warm, and warm with sleeping on (src/systems/sleep.ts). */
 export const SCENE_MODES = ['cold', 'cold-warmup', 'warm', 'sleeping'] as const;
 export type SceneMode = (typeof SCENE_MODES)[number];
@@ -158,6 +161,27 @@ function buildStirred(): Built {
   return { world, drive };
 }
 
+/**
+ * The pile20 jellies (boxes of 72 and discs of 96 triangles, alternating) on the ground of a 22 m wide
+ * box, centres 1 m apart; a kinematic circle (r = 0.15 m) waits beside the row at height 0.5 m and from
+ * 5 s rolls along it at 1 m/s, through the top of each jelly in turn.
+ */
+function buildRow20(): Built {
+  const world = new PhysicsWorld({ dt: 1 / 60 });
+  world.contacts.enabled = true;
+  world.contacts.friction = 0.5;
+  world.addHalfplane(0, 0, 0, 1);
+  world.addHalfplane(-11, 0, 1, 0);
+  world.addHalfplane(11, 0, -1, 0);
+  for (let j = 0; j < 20; j++) {
+    const mesh = j % 2 === 0 ? meshBox(0.6, 0.6, 6, 6) : meshCircle(0.33, 4);
+    addBody(world, mesh.positions, mesh.triangles, -9.5 + j, 0.36, { youngsModulus: 5e4, poissonRatio: 0.3, density: 40 });
+  }
+  const paddle = world.addCircleCollider(-10.5, 0.5, 0.15);
+  const drive = (step: number): void => world.setColliderVelocity(paddle, step < 300 ? 0 : 1, 0);
+  return { world, drive };
+}
+
 function addBody(
   world: PhysicsWorld, pos: ArrayLike<number>, tris: ArrayLike<number>, cx: number, cy: number,
   mat: { youngsModulus: number; poissonRatio: number; density: number },
@@ -171,6 +195,7 @@ function addBody(
 export function buildScene(name: SceneName): Built {
   if (name === 'page') return buildPage();
   if (name === 'pile20') return buildPile20();
+  if (name === 'row20') return buildRow20();
   return buildStirred();
 }
 
@@ -279,8 +304,11 @@ interface ExportedBody {
   poissonRatio: number;
 }
 
-/** Bodies (per contact body id) and colliders of a built world, in SI units, for Rapier. */
-function exportWorld(world: PhysicsWorld): { bodies: ExportedBody[]; build: (R: any, rw: any) => void } {
+/**
+ * Bodies (per contact body id) and colliders of a built world, in SI units, for Rapier; `build` makes the
+ * static colliders, all but `driven` (the scene's kinematic paddle, which the run makes itself).
+ */
+function exportWorld(world: PhysicsWorld, driven: number): { bodies: ExportedBody[]; build: (R: any, rw: any) => void } {
   const t = world.topology();
   const P = world.c.Particle, T = world.c.Triangle;
   const byBody = new Map<number, { nodes: Map<number, number>; cells: number[]; E: number; nu: number }>();
@@ -314,6 +342,7 @@ function exportWorld(world: PhysicsWorld): { bodies: ExportedBody[]; build: (R: 
       rw.createCollider(R.ColliderDesc.halfspace({ x: H.nx[e]!, y: H.ny[e]! }).setTranslation(H.px[e]!, H.py[e]!).setFriction(0.5));
     }
     for (const e of world.colliders) {
+      if (e === driven) continue;
       const kind = K.kind[e]!;
       let d: any;
       if (kind === COLLIDER_CIRCLE) d = R.ColliderDesc.ball(K.radius[e]!);
@@ -343,7 +372,9 @@ export async function runSceneRapier(name: SceneName, solver: 'constraints' | 'f
   const R = (await import('@dimforge/rapier2d-compat')).default;
   await R.init();
   const built = buildScene(name);
-  const ex = exportWorld(built.world);
+  // the stirred and row scenes' paddle (their first collider): a kinematic ball following the same velocity rule
+  const pe = built.drive ? built.world.colliders[0]! : -1;
+  const ex = exportWorld(built.world, pe);
   const tb = performance.now();
   const rw = new R.World({ x: 0, y: -9.81 });
   rw.timestep = 1 / 60;
@@ -365,10 +396,8 @@ export async function runSceneRapier(name: SceneName, solver: 'constraints' | 'f
     rw.createSoftBody(desc);
     triangles += b.cells.length / 3;
   }
-  // the stirred scene's paddle: a kinematic ball following the same velocity rule
   let paddle: any = null;
   const K = built.world.c.Collider;
-  const pe = name === 'stirred' ? built.world.colliders[0]! : -1;
   if (pe >= 0) {
     paddle = rw.createRigidBody(R.RigidBodyDesc.kinematicVelocityBased().setTranslation(K.px[pe]!, K.py[pe]!));
     rw.createCollider(R.ColliderDesc.ball(K.radius[pe]!).setFriction(0.5), paddle);

@@ -28,7 +28,7 @@ const USAGE = `Usage:
                   [--fps N] [--size WxH] [--strain] [--steps N] [--out <file.bin>] [--quiet]
   elastica -s <scene.xml> -d 0 [-o <file.bin>] [-g 0|1] [-m <dir>] [--fps N] [--size WxH]   FOSSSim's command form
   elastica replay <file.replay> --verify [--out <file.bin>] [--quiet]
-  elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile,page,pile20,stirred] [--steps N] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate] [--inject-alloc]
+  elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile,page,pile20,stirred,row20] [--steps N] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate] [--inject-alloc]
   elastica --help | --version
 
 run: simulates a FOSSSim XML scene for ceil(duration/dt) steps (or --steps N)
