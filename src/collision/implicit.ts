@@ -407,9 +407,10 @@ export class ContactPotential implements ContactTerm {
   }
 
   /** gU += ∂E/∂x. */
-  gradient(x: Float64Array, gU: Float64Array): void {
+  gradient(x: Float64Array, gU: Float64Array, held: Uint8Array | null = null): void {
     const G = this.geo, q = KQ, nd = this.node, kind = this.kind;
     for (let k = 0; k < this.total; k++) {
+      if (held !== null && held[nd[3 * k]!] === 1) continue; // a held island's pair
       const o = NG * k;
       candidateGeom(kind, nd, G, k, x, q);
       dEddQ(G, k);

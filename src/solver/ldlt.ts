@@ -339,6 +339,7 @@ export class SparseLDLT {
     if (Lx.length !== this.nnzL || D.length !== this.n) return false;
     this.Lx.set(Lx);
     this.D.set(D);
+    this.skip.fill(0); // a whole factor: no rows held
     for (let k = 0; k < this.n; k++) this.invD[k] = 1 / D[k]!;
     this.factored = true;
     this.failedAt = -1;
@@ -360,7 +361,7 @@ export class SparseLDLT {
       // through on-stack replacement of solve(), whose OSR code deoptimized after the first loop
       permuteIn(n, perm, b, w);
       forwardPaired(n, Lp, Li, Lx, w);
-      backwardPaired(n, Lp, Li, Lx, invD, w);
+      backwardPaired(n, Lp, Li, Lx, invD, this.skip, w);
       permuteOut(n, perm, w, x);
       return;
     }
@@ -483,9 +484,13 @@ function forwardPaired(n: number, Lp: Int32Array, Li: Int32Array, Lx: Float64Arr
   }
 }
 
-function backwardPaired(n: number, Lp: Int32Array, Li: Int32Array, Lx: Float64Array, invD: Float64Array, w: Float64Array): void {
+function backwardPaired(
+  n: number, Lp: Int32Array, Li: Int32Array, Lx: Float64Array, invD: Float64Array, skip: Uint8Array, w: Float64Array,
+): void {
   // D, then Lᵀ: column j1 first, then j0 (which starts with row j1)
   for (let j0 = n - 2; j0 >= 0; j0 -= 2) {
+    // rows set to identity by the factorization (held): D = 1 and only zeros below, so w stays
+    if (skip[j0 >> 1] === 1) continue;
     const j1 = j0 + 1;
     const p0 = Lp[j0];
     const p1 = Lp[j1];

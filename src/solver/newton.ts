@@ -284,7 +284,7 @@ export class NewtonSolver {
     const t = this.t;
     const n = t.ndof;
     const xt = this.xt, xtil = this.xtil;
-    model.gradient(x, this.zero, g);
+    model.gradient(x, this.zero, g, this.heldParticles > 0 ? this.held : null);
     inertiaGradient(n, t.mass, x, xt, xtil, this.hs, g);
     if (t.massMatrix === 'consistent') consistentInertia(t, x, xtil, this.md, this.mdOut, g, this.sc); // replaces the lumped M (x − x̃) above
     const ds = t.dampedSprings;

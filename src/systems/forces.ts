@@ -117,39 +117,48 @@ export class ForceModel implements SystemModel {
     out[0] = E;
   }
 
-  /** gU = dE/dx − (velocity-dependent forces), zeroed first. */
-  gradient(x: Float64Array, v: Float64Array, gU: Float64Array): void {
+  /**
+   * gU = dE/dx − (velocity-dependent forces), zeroed first. The terms of held islands (held[i] = 1,
+   * src/solver/islands.ts) are left out: they add only to held particles' rows, which the solver zeroes.
+   */
+  gradient(x: Float64Array, v: Float64Array, gU: Float64Array, held: Uint8Array | null = null): void {
     const t = this.t;
     const g = this.g;
+    const skip = held ?? this.noneHeld(t.n);
     gU.fill(0);
     const s = t.springs;
     for (let e = 0; e < s.count; e++) {
       const a = 2 * s.nodes[2 * e]!, b = 2 * s.nodes[2 * e + 1]!;
+      if (skip[a >> 1] === 1) continue;
       springGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, s.params[2 * e]!, s.params[2 * e + 1]!, g, 0);
       add2(gU, g, a, b);
     }
     const hg = t.hinges;
     for (let e = 0; e < hg.count; e++) {
       const a = 2 * hg.nodes[3 * e]!, b = 2 * hg.nodes[3 * e + 1]!, c = 2 * hg.nodes[3 * e + 2]!, p = 3 * e;
+      if (skip[a >> 1] === 1) continue;
       bendingGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, hg.params[p]!, hg.params[p + 1]!, hg.params[p + 2]!, g, 0);
       add3(gU, g, a, b, c);
     }
-    if (t.triangles.count > 0) trianglesGradient(t.triangles, x, g, gU);
+    if (t.triangles.count > 0) trianglesGradient(t.triangles, x, g, gU, skip);
     const d = t.dampedSprings;
     for (let e = 0; e < d.count; e++) {
       const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!, p = 3 * e;
+      if (skip[a >> 1] === 1) continue;
       fsSpringGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, d.params[p]!, d.params[p + 1]!, d.params[p + 2]!, g, 0);
       add2(gU, g, a, b);
     }
     const gr = t.gravitation;
     for (let e = 0; e < gr.count; e++) {
       const a = 2 * gr.nodes[2 * e]!, b = 2 * gr.nodes[2 * e + 1]!;
+      if (skip[a >> 1] === 1) continue;
       fsGravitationGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!, g, 0);
       add2(gU, g, a, b);
     }
     const vo = t.vortices;
     for (let e = 0; e < vo.count; e++) {
       const a = 2 * vo.nodes[2 * e]!, b = 2 * vo.nodes[2 * e + 1]!;
+      if (skip[a >> 1] === 1) continue;
       fsVortexGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, vo.params[2 * e]!, vo.params[2 * e + 1]!, g, 0);
       add2(gU, g, a, b);
     }
@@ -170,7 +179,7 @@ export class ForceModel implements SystemModel {
       }
     }
     if (this.anchors) this.anchors.gradient(x, gU);
-    if (this.contact) this.contact.gradient(x, gU);
+    if (this.contact) this.contact.gradient(x, gU, skip);
     if (this.penalty) this.penalty.gradient(x, gU);
   }
 
@@ -353,10 +362,11 @@ function trianglesEnergy(tr: ElementFamily, x: Float64Array, s: Float64Array): v
   }
 }
 
-function trianglesGradient(tr: ElementFamily, x: Float64Array, g: Float64Array, gU: Float64Array): void {
+function trianglesGradient(tr: ElementFamily, x: Float64Array, g: Float64Array, gU: Float64Array, held: Uint8Array): void {
   for (let e = 0; e < tr.count; e++) {
     const q = tr.params, nodes = tr.nodes;
     const a = 2 * nodes[3 * e]!, b = 2 * nodes[3 * e + 1]!, c = 2 * nodes[3 * e + 2]!;
+    if (held[a >> 1] === 1) continue;
     triangleGradientAt(x, a, b, c, q, TRI_STRIDE * e, g, 0);
     add3(gU, g, a, b, c);
   }
