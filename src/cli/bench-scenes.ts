@@ -117,20 +117,10 @@ function buildPage(): Built {
 
 /** 20 jellies of 72 or 96 triangles (boxes and discs, alternating) dropped from staggered heights into a 5 × 10 m box. */
 function buildPile20(): Built {
-  const world = new PhysicsWorld({ dt: 1 / 60 });
-  world.contacts.enabled = true;
-  world.contacts.friction = 0.5;
-  world.addHalfplane(0, 0, 0, 1);
-  world.addHalfplane(-2.5, 0, 1, 0);
-  world.addHalfplane(2.5, 0, -1, 0);
-  world.addHalfplane(0, 10, 0, -1);
+  const world = contactWorld([[0, 0, 0, 1], [-2.5, 0, 1, 0], [2.5, 0, -1, 0], [0, 10, 0, -1]]);
   for (let j = 0; j < 20; j++) {
     const col = j % 5, row = Math.floor(j / 5);
-    const cx = -2 + col + (row % 2 === 1 ? 0.15 : -0.15);
-    const cy = 0.8 + 1.6 * row + 0.12 * col;
-    // boxes meshBox(0.6, 0.6, 6, 6): 72 triangles; discs meshCircle(0.33, 4): 96 triangles
-    const mesh = j % 2 === 0 ? meshBox(0.6, 0.6, 6, 6) : meshCircle(0.33, 4);
-    addBody(world, mesh.positions, mesh.triangles, cx, cy, { youngsModulus: 5e4, poissonRatio: 0.3, density: 40 });
+    addJelly20(world, j, -2 + col + (row % 2 === 1 ? 0.15 : -0.15), 0.8 + 1.6 * row + 0.12 * col);
   }
   return { world };
 }
@@ -167,19 +157,26 @@ function buildStirred(): Built {
  * 5 s rolls along it at 1 m/s, through the top of each jelly in turn.
  */
 function buildRow20(): Built {
-  const world = new PhysicsWorld({ dt: 1 / 60 });
-  world.contacts.enabled = true;
-  world.contacts.friction = 0.5;
-  world.addHalfplane(0, 0, 0, 1);
-  world.addHalfplane(-11, 0, 1, 0);
-  world.addHalfplane(11, 0, -1, 0);
-  for (let j = 0; j < 20; j++) {
-    const mesh = j % 2 === 0 ? meshBox(0.6, 0.6, 6, 6) : meshCircle(0.33, 4);
-    addBody(world, mesh.positions, mesh.triangles, -9.5 + j, 0.36, { youngsModulus: 5e4, poissonRatio: 0.3, density: 40 });
-  }
+  const world = contactWorld([[0, 0, 0, 1], [-11, 0, 1, 0], [11, 0, -1, 0]]);
+  for (let j = 0; j < 20; j++) addJelly20(world, j, -9.5 + j, 0.36);
   const paddle = world.addCircleCollider(-10.5, 0.5, 0.15);
   const drive = (step: number): void => world.setColliderVelocity(paddle, step < 300 ? 0 : 1, 0);
   return { world, drive };
+}
+
+/** A game-mode world at 60 Hz with contact (friction 0.5) and the half-planes given as (px, py, nx, ny). */
+function contactWorld(halfplanes: [number, number, number, number][]): PhysicsWorld {
+  const world = new PhysicsWorld({ dt: 1 / 60 });
+  world.contacts.enabled = true;
+  world.contacts.friction = 0.5;
+  for (const [px, py, nx, ny] of halfplanes) world.addHalfplane(px, py, nx, ny);
+  return world;
+}
+
+/** Jelly j of pile20 and row20 at (cx, cy): a box meshBox(0.6, 0.6, 6, 6) of 72 triangles (even j) or a disc meshCircle(0.33, 4) of 96. */
+function addJelly20(world: PhysicsWorld, j: number, cx: number, cy: number): void {
+  const mesh = j % 2 === 0 ? meshBox(0.6, 0.6, 6, 6) : meshCircle(0.33, 4);
+  addBody(world, mesh.positions, mesh.triangles, cx, cy, { youngsModulus: 5e4, poissonRatio: 0.3, density: 40 });
 }
 
 function addBody(
