@@ -67,7 +67,7 @@ describe('held islands: the factorization', () => {
     elementIslands(t, comp);
     expect(flattenIslands(t.n, comp)).toBe(3);
     const held = new Uint8Array(t.n);
-    expect(markHeldIslands(t.n, comp, t.fixed, held, new Float64Array(t.n))).toBe(2);
+    expect(markHeldIslands(t.n, comp, t.fixed, held, new Uint8Array(t.n))).toBe(2);
     expect(Array.from(held)).toEqual([0, 0, 1, 1, 0, 0]); // c has a free particle: not held
   });
 });

@@ -66,7 +66,7 @@ export function flattenIslands(n: number, comp: Int32Array): number {
  * held[i] ← 1 for the particles of islands (labels from flattenIslands) with no free particle.
  * free[] is scratch indexed by label. Returns the number of held particles.
  */
-export function markHeldIslands(n: number, label: Int32Array, fixed: Uint8Array, held: Uint8Array, free: Float64Array): number {
+export function markHeldIslands(n: number, label: Int32Array, fixed: Uint8Array, held: Uint8Array, free: Uint8Array): number {
   for (let i = 0; i < n; i++) free[i] = 0;
   for (let i = 0; i < n; i++) if (fixed[i] === 0) free[label[i]!] = 1;
   let count = 0;

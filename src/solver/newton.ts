@@ -180,8 +180,9 @@ export class NewtonSolver {
   private readonly mdOut: Float64Array;
   /**
    * Held islands (src/solver/islands.ts): islands of the system with no free particle (every
-   * particle pinned or asleep) are left out of the Hessian assembly and factorization. Off: every
-   * island is assembled and factored (tests compare the two; the results are bit-identical).
+   * particle pinned or asleep) are left out of the gradient, the Hessian assembly, the factorization
+   * and the backward solve. Off: every island is computed (tests compare the two; the results are
+   * bit-identical).
    */
   skipHeldIslands = true;
   /** Particles of held islands in the last solve (0 when none were left out). */
@@ -190,7 +191,9 @@ export class NewtonSolver {
   private readonly elementComp: Int32Array;
   private readonly label: Int32Array;
   private readonly held: Uint8Array;
-  private readonly islandScratch: Float64Array;
+  private readonly islandScratch: Uint8Array;
+  /** `held` when this solve holds an island, else null: what the model and the factorization are passed. */
+  private heldMask: Uint8Array | null = null;
 
   constructor(t: Topology) {
     this.cgTol = 1e-4;
@@ -213,7 +216,7 @@ export class NewtonSolver {
     elementIslands(t, this.elementComp);
     this.label = new Int32Array(t.n);
     this.held = new Uint8Array(t.n);
-    this.islandScratch = new Float64Array(t.n);
+    this.islandScratch = new Uint8Array(t.n);
     this.refreshParams();
   }
 
@@ -225,6 +228,7 @@ export class NewtonSolver {
    */
   private findHeldIslands(model: ForceModel, ws: Workspace): void {
     this.heldParticles = 0;
+    this.heldMask = null;
     const t = this.t;
     if (!this.skipHeldIslands || model.pairsEverywhere || !ws.solver || ws.lu || t.ndof >= this.pcgMinDofs || !ws.solver.ldlt.paired) return;
     if (!anyFixed(t.n, t.fixed)) return;
@@ -232,6 +236,7 @@ export class NewtonSolver {
     if (model.contact) model.contact.joinIslands(this.label);
     if (flattenIslands(t.n, this.label) <= 1) return;
     this.heldParticles = markHeldIslands(t.n, this.label, t.fixed, this.held, this.islandScratch);
+    if (this.heldParticles > 0) this.heldMask = this.held;
   }
 
   /**
@@ -284,7 +289,7 @@ export class NewtonSolver {
     const t = this.t;
     const n = t.ndof;
     const xt = this.xt, xtil = this.xtil;
-    model.gradient(x, this.zero, g, this.heldParticles > 0 ? this.held : null);
+    model.gradient(x, this.zero, g, this.heldMask);
     inertiaGradient(n, t.mass, x, xt, xtil, this.hs, g);
     if (t.massMatrix === 'consistent') consistentInertia(t, x, xtil, this.md, this.mdOut, g, this.sc); // replaces the lumped M (x − x̃) above
     const ds = t.dampedSprings;
@@ -298,7 +303,7 @@ export class NewtonSolver {
     const values = ws.values;
     values.fill(0);
     const h2 = this.h2; // a number object made once per time-step size (see h2 above): passing it boxes nothing
-    if (projection === 'psd') model.hessianPSD(x, h2!, values, this.heldParticles > 0 ? this.held : null);
+    if (projection === 'psd') model.hessianPSD(x, h2!, values, this.heldMask);
     else model.hessian(x, this.zero, h2!, 0, values);
     addToDiagonal(t.ndof, t.diag, this.hs, values); // h b (uniform drag)
     addMassMatrix(t, values); // lumped diag(mass), or the consistent triangle mass (src/solver/mass.ts)
@@ -399,7 +404,7 @@ export class NewtonSolver {
    */
   private factorRegularized(ws: Workspace): void {
     const ldlt = ws.solver!.ldlt;
-    const held = this.heldParticles > 0 ? this.held : null;
+    const held = this.heldMask;
     if (ldlt.factor(ws.values, held)) return;
     const diag = this.t.diag, values = ws.values;
     for (let k = 0; k < REGULARIZATION.length; k++) {

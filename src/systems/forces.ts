@@ -48,8 +48,12 @@ export class ForceModel implements SystemModel {
     return this.penalty !== null;
   }
 
+  /** The held mask of a solve with no held island (gradient, hessianPSD): all zero, one entry per particle. */
+  private readonly noneHeld: Uint8Array;
+
   constructor(t: Topology) {
     this.t = t;
+    this.noneHeld = new Uint8Array(t.n);
   }
 
   /** Scratch for the number-returning wrappers energy() and maxStep(). */
@@ -124,7 +128,7 @@ export class ForceModel implements SystemModel {
   gradient(x: Float64Array, v: Float64Array, gU: Float64Array, held: Uint8Array | null = null): void {
     const t = this.t;
     const g = this.g;
-    const skip = held ?? this.noneHeld(t.n);
+    const skip = held ?? this.noneHeld;
     gU.fill(0);
     const s = t.springs;
     for (let e = 0; e < s.count; e++) {
@@ -217,7 +221,7 @@ export class ForceModel implements SystemModel {
     const t = this.t;
     const h = this.h;
     // every element's nodes lie in one island (src/solver/islands.ts): its first node says whether it is held
-    const skip = held ?? this.noneHeld(t.n);
+    const skip = held ?? this.noneHeld;
     const s = t.springs;
     for (let e = 0; e < s.count; e++) {
       const a = 2 * s.nodes[2 * e]!, b = 2 * s.nodes[2 * e + 1]!;
@@ -251,13 +255,6 @@ export class ForceModel implements SystemModel {
     if (this.contact) this.contact.hessian(x, scale, values, skip);
     if (this.penalty) this.penalty.hessianPSD(x, scale, values);
   }
-
-  /** A zero held mask (no island held) of at least n particles. */
-  private noneHeld(n: number): Uint8Array {
-    if (this.zeroMask.length < n) this.zeroMask = new Uint8Array(n);
-    return this.zeroMask;
-  }
-  private zeroMask = new Uint8Array(0);
 
   /** values += cx·Hx + cv·Hv on the topology's pattern (lower triangle). */
   hessian(x: Float64Array, v: Float64Array, cx: number, cv: number, values: Float64Array): void {
@@ -503,5 +500,5 @@ export interface PenaltyForceTerm {
   energyTo(x: Float64Array, out: Float64Array): void;
   gradient(x: Float64Array, gU: Float64Array): void;
   hessian(x: Float64Array, scale: number, values: Float64Array): void;
-  hessianPSD(x: Float64Array, scale: number, values: Float64Array, held?: Uint8Array | null): void;
+  hessianPSD(x: Float64Array, scale: number, values: Float64Array): void;
 }
