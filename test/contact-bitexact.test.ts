@@ -19,6 +19,10 @@
  * ('pile'), 0.09 m ('cloth': the drape folds another way, as solves converged to 1e-10 with and
  * without the prediction differ too), 1.7 µm ('slope 15'), 0.5 mm ('colliders'). 'slope 40' (it
  * slides: no crossing) and the COR scenes kept their hashes.
+ * Updated a fourth time, on purpose, for the swept point–segment test's t = 1 fallback (it read a
+ * path that crossed the edge's line beyond the segment and ended behind it as a crossing; now only
+ * a sign change with no root in (0, 1] is): 'cloth' 0.11 m (the drape folds another way); the
+ * other scenes kept their hashes.
  */
 import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
@@ -135,7 +139,7 @@ function colliders(): PhysicsWorld {
 
 const GOLDEN: Record<string, string> = {
   pile: '7a56db50843bdd62e70fa66e9ae264be',
-  cloth: '312515472caeada98994d973a4064f8f',
+  cloth: '7c45ad006205e519e5df311768fb275c',
   'slope 15': '3c0045b1c033331d02d9687a0ee0791d',
   'slope 40': '8bc87cdd8a788b5dd9642be6e83ef4c7',
   'cor room': '80bbe4fcc232ff92e4050f35ddf75abe',

@@ -289,11 +289,15 @@ describe('candidate filter (docs/contact.md, "Candidates")', () => {
 });
 
 describe('hard impacts', () => {
-  it('ten jellies dropped from up to 5 m onto each other: never a particle inside another body by its radius, no NaN, at rest within 5 s', () => {
+  it('ten jellies dropped from up to 5 m onto each other: never a particle inside another body by its radius, no NaN, at rest within 6 s', () => {
     // jelly j is lifted 0.5 (j + 1) m: the top one falls about 5 m and lands at ~10 m/s on the pile
-    const r = dropPile(0.5, 300);
+    const r = dropPile(0.5, 360);
     // Measured: no particle inside another body (before the trust region and the candidate-filter
-    // fixes of docs/contact.md: 0.0246 m, boundary particles), KE/peak 4.7e-8 after 300 steps.
+    // fixes of docs/contact.md: 0.0246 m, boundary particles), KE/peak 2.6e-7 after 360 steps.
+    // At rest within 6 s, not 5: when the pile stops is chaotic. With the lift varied by ±1 %, ±2 %,
+    // −3 %, KE/peak after 300 steps was above 1e-6 in 1 of 6 drops before the swept test's t = 1
+    // fallback was fixed (docs/contact.md, "What the search skips") and 2 of 6 after; after 360
+    // steps 2 of 6 before (4.3e-6, 5.7e-6: a body toppling late) and 0 of 6 after (≤ 2.6e-7).
     expect(Math.max(r.pen.boundary, r.pen.folded, r.pen.interior)).toBeLessThan(r.radius);
     expect(r.keRatio).toBeLessThan(1e-6);
     expect(r.failSafeSteps).toBe(0);
@@ -302,11 +306,14 @@ describe('hard impacts', () => {
   it('ten jellies dropped from up to 10 m: no boundary particle inside another body by its radius; deeper interior nodes are folded corners (inverted CST elements), not contact failures', () => {
     // jelly j is lifted 1 m × (j + 1): the top one falls about 10 m (~14 m/s at dt = 1/60)
     const r = dropPile(1, 300);
-    // Measured (all 300 steps): boundary particles never inside another body (0), boundary edges of
-    // different bodies never cross; interior nodes up to 0.087 m inside a neighbour, every one of
-    // them outside its own body's boundary polygon: the CST corner (reflection-invariant, not
-    // inversion-safe: docs/materials.md) inverted at the impact and the fold lies on the
-    // neighbour. KE/peak 2.4e-9 after 300 steps.
+    // Measured (all 300 steps): a boundary particle 0.0137 m inside another body from the impact at
+    // step 87 on (4 pairs of boundary edges of different bodies cross at the end); interior nodes up
+    // to 0.17 m inside a neighbour, every one of them outside its own body's boundary polygon: the
+    // CST corner (reflection-invariant, not inversion-safe: docs/materials.md) inverted at the impact
+    // and the fold lies on the neighbour. KE/peak 1.0e-7 after 300 steps. This lift was clean before
+    // the swept test's fixed t = 1 fallback (docs/contact.md, "What the search skips") changed the
+    // trajectory; with the lift varied by ±1 %, ±2 %, −3 % boundary particles ended up to 0.072 m
+    // inside in 5 of 6 drops before and up to 0.022 m in 5 of 6 after (docs/contact.md, "Known limits").
     expect(r.pen.boundary).toBeLessThan(r.radius);
     expect(r.pen.interior).toBeLessThan(r.radius);
     expect(r.keRatio).toBeLessThan(1e-6);

@@ -119,8 +119,10 @@ export function sweptPS(): void {
     w[SW_T] = t2;
     return;
   }
-  // Rounding near t = 1: a sign change between the ends that the roots missed.
-  if ((C > 0 && C1 < 0) || (C < 0 && C1 > 0)) {
+  // Rounding near t = 1: a sign change between the ends that the roots missed (no root in (0, 1]).
+  // A root in (0, 1] outside the segment explains the sign change: the path crossed the line
+  // beyond the segment's end and may end behind the segment without having crossed it.
+  if (((C > 0 && C1 < 0) || (C < 0 && C1 > 0)) && !(t1 > 0 && t1 <= 1) && !(t2 > 0 && t2 <= 1)) {
     w[SW_ROOT] = 1;
     if (insideAtS()) w[SW_T] = 1;
   }
