@@ -313,7 +313,7 @@ describe('hard impacts', () => {
     // and the fold lies on the neighbour. KE/peak 1.0e-7 after 300 steps. This lift was clean before
     // the swept test's fixed t = 1 fallback (docs/contact.md, "What the search skips") changed the
     // trajectory; with the lift varied by ±1 %, ±2 %, −3 % boundary particles ended up to 0.072 m
-    // inside in 5 of 6 drops before and up to 0.022 m in 5 of 6 after (docs/contact.md, "Known limits").
+    // inside in 5 of 6 drops before and up to 0.022 m in 5 of 6 after (docs/contact.md, "Known limit").
     expect(r.pen.boundary).toBeLessThan(r.radius);
     expect(r.pen.interior).toBeLessThan(r.radius);
     expect(r.keRatio).toBeLessThan(1e-6);
