@@ -380,6 +380,11 @@ export class ContactPotential implements ContactTerm {
     return this.geo[NG * k + G_KB]!;
   }
 
+  /** Candidate k has a floor (no barrier; the line search kept it from sinking deeper than the floor). */
+  hasFloor(k: number): boolean {
+    return this.floor[k]! > -Infinity;
+  }
+
   energy(x: Float64Array): number {
     this.energyTo(x, this.res);
     return this.res[0]!;
