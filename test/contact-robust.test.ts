@@ -211,6 +211,13 @@ function dropPile(
   return { pen, keRatio: ke / peak, failSafeSteps: w.lastStats.failSafeSteps, radius, crossing: crossingEdges(w, edges) };
 }
 
+/** No boundary particle inside another body by its radius at any step, no crossing boundary edges at the end, no fail-safe step. */
+function expectIntersectionFree(r: ReturnType<typeof dropPile>): void {
+  expect(r.pen.boundary).toBeLessThan(r.radius);
+  expect(r.crossing).toBe(0);
+  expect(r.failSafeSteps).toBe(0);
+}
+
 /** Pairs of boundary edges of different bodies that cross (proper segment intersection). */
 function crossingEdges(w: PhysicsWorld, edges: [number, number][]): number {
   const t = w.topology(), P = w.c.Particle;
@@ -324,10 +331,7 @@ describe('hard impacts', () => {
     // search must keep every iterate intersection-free against all boundary edges, not only
     // the candidates (docs/contact.md, "Trust region"). Measured: boundary particles never inside
     // another body, no crossing pair at any step (before: 0.082 m, up to 10 crossing pairs, 4 at the end).
-    const r = dropPile(1, 360, 'corotational');
-    expect(r.pen.boundary).toBeLessThan(r.radius);
-    expect(r.crossing).toBe(0);
-    expect(r.failSafeSteps).toBe(0);
+    expectIntersectionFree(dropPile(1, 360, 'corotational'));
   }, 60_000);
 
   it('corotational jellies dropped from 1.08 × as high: the post-solve correction of a pair that started past an edge does not push another body\'s node through', () => {
@@ -336,10 +340,7 @@ describe('hard impacts', () => {
     // 109, which the solve had kept 6 mm outside edge 103–102 by its barrier: 0.0266 m inside. Now such
     // body-edge pairs are left to their penalty (docs/contact.md, "Floor pairs"); measured 0 at every
     // step (and 0 in 14 drops lifted ×0.9 … ×1.2, against 3 of 14 before).
-    const r = dropPile(1.08, 360, 'corotational');
-    expect(r.pen.boundary).toBeLessThan(r.radius);
-    expect(r.crossing).toBe(0);
-    expect(r.failSafeSteps).toBe(0);
+    expectIntersectionFree(dropPile(1.08, 360, 'corotational'));
   }, 60_000);
 });
 
