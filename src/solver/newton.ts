@@ -231,7 +231,7 @@ export class NewtonSolver {
     this.heldMask = null;
     const t = this.t;
     if (!this.skipHeldIslands || model.pairsEverywhere || !ws.solver || ws.lu || t.ndof >= this.pcgMinDofs || !ws.solver.ldlt.paired) return;
-    if (!anyFixed(t.n, t.fixed)) return;
+    if (t.fixedDiagSlots.length === 0) return; // no particle pinned or asleep (the slot lists follow Topology.fixed)
     this.label.set(this.elementComp);
     if (model.contact) model.contact.joinIslands(this.label);
     if (flattenIslands(t.n, this.label) <= 1) return;
@@ -696,12 +696,6 @@ function springDirections(count: number, nodes: Int32Array, x: Float64Array, nh:
     nh[2 * e] = l > 0 ? dx / l : 0;
     nh[2 * e + 1] = l > 0 ? dy / l : 0;
   }
-}
-
-/** Whether any particle is fixed (pinned or asleep). */
-function anyFixed(n: number, fixed: Uint8Array): boolean {
-  for (let i = 0; i < n; i++) if (fixed[i] !== 0) return true;
-  return false;
 }
 
 /** sc[0] = Σ g². */
