@@ -580,6 +580,10 @@ export class NewtonSolver {
         k = kNext;
       }
       if (prof) this.lap(LAP_ASSEMBLY);
+      // The step was taken whole. One comparison, made on every iteration: a comparison reached
+      // only with contact predictions had seen α = 1 alone when the method was optimized, and the
+      // first fractional α there deoptimized it in a game's first contact steps (pile bench, step 8).
+      const full = alpha === 1;
       if (!accepted && predicted > 0) {
         // no decrease along the predicted model's direction: Newton's own next
         stick!.stickClear();
@@ -598,7 +602,7 @@ export class NewtonSolver {
       // times the iterations in its landing second, and corotational drops ended with particles
       // inside). They also end after a small step: only a step of Φ's own model ends the solve.
       const small = alpha * dmax <= stepTol;
-      if (predicted > 0 && (alpha === 1 || small)) stick!.stickClear();
+      if (predicted > 0 && (full || small)) stick!.stickClear();
       if (this.phiCount < this.phiHistory.length) this.phiHistory[this.phiCount++] = phi;
       if (small && predicted === 0) {
         converged = true;
@@ -606,7 +610,7 @@ export class NewtonSolver {
       }
       // a chord iteration only where Newton is about to stop: a full step taken whole, within
       // chordWithin tolerances, and (after the first iteration) contracting at least as fast
-      chordNext = !chord && !chordUsed && alpha === 1 && dmax <= chordTol && (iters === 1 || dmax * this.chordWithin <= prevStep);
+      chordNext = !chord && !chordUsed && full && dmax <= chordTol && (iters === 1 || dmax * this.chordWithin <= prevStep);
       chordUsed = chordUsed || chord;
       prevStep = dmax;
     }

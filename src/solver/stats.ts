@@ -76,11 +76,17 @@ export interface StepStats {
 export const MAX_STAGES = 16;
 
 export function createStepStats(): StepStats {
-  return {
+  // stepMs starts as a fraction, then is zeroed: V8 gives the field its double representation at
+  // creation. Created as 0 (a small integer), the first profiled step changed the field's
+  // representation, which deprecated the object shape every world's stats had, and the optimized
+  // Newton step then deoptimized on a world created before that (the pile bench, step 2).
+  const stats: StepStats = {
     newtonIters: 0, newtonCapped: false, converged: true, linearPath: 'none', failSafe: '', failSafeDetail: '',
     failSafeParticle: -1, failSafeBody: -1, failSafeHeld: 0, failSafeSteps: 0,
     contactCandidates: 0, contactTouching: 0, contactRebuilds: 0, contactRebuildsTotal: 0,
     topologyBuilds: 0, symbolicBuilds: 0, paramRefreshes: 0, resting: false, sleepingParticles: 0,
-    stageMs: new Float64Array(MAX_STAGES), stepMs: 0,
+    stageMs: new Float64Array(MAX_STAGES), stepMs: 0.5,
   };
+  stats.stepMs = 0;
+  return stats;
 }
