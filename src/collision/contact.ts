@@ -253,7 +253,7 @@ export class ContactSystem {
     this.mode = s.mode === 'simple' ? 'simple' : 'game';
     this.simpleOrder = s.simpleOrder === 'contest' ? 'contest' : 'allpairs';
     CONTACT_SETTING_FIELDS.forEach((f, k) => {
-      this.settings[f] = s.settings[k]!;
+      this.settings[f] = fieldValue(s.settings[k]!);
     });
     this.colliders.setPolygonVertices(s.polyLocal);
     const t = ctx.topology;
@@ -262,11 +262,11 @@ export class ContactSystem {
       rebuildSolver(ctx);
     }
     const c = s.counters;
-    this.book.growths = c[2]!;
-    this.book.deferredRebuilds = c[3]!;
-    this.book.droppedPairs = c[4]!;
-    this.refinement.pinnedSolves = c[5]!;
-    this.book.importState(t, c[0]!, c[1]!, s.flags[3] === 1 ? s.pairSeen : null);
+    this.book.growths = fieldValue(c[2]!);
+    this.book.deferredRebuilds = fieldValue(c[3]!);
+    this.book.droppedPairs = fieldValue(c[4]!);
+    this.refinement.pinnedSolves = fieldValue(c[5]!);
+    this.book.importState(t, fieldValue(c[0]!), c[1]!, s.flags[3] === 1 ? s.pairSeen : null);
     this.paramsSeen = -1; // the restored components are read at the next step
     if (s.flags[2] === 1) {
       const nE = s.boundaryEdges.length / 2;
@@ -414,4 +414,15 @@ function sameI32(a: Int32Array, b: Int32Array): boolean {
   if (a.length < b.length) return false;
   for (let k = 0; k < b.length; k++) if (a[k] !== b[k]) return false;
   return true;
+}
+
+/**
+ * A number read from a snapshot's Float64Array, to be stored in an object field: a whole number
+ * becomes V8's small integer. Read from the array, 1 is a heap number, and storing it into a field
+ * that held small integers changed that field's representation for every object of the class, in
+ * every world (the shape the solver's and the collision code's optimized code was compiled
+ * against): after a restore they deoptimized. Values and −0 are kept as they are.
+ */
+function fieldValue(v: number): number {
+  return v === (v | 0) && (v !== 0 || 1 / v > 0) ? v | 0 : v;
 }
