@@ -1,12 +1,18 @@
 /**
- * JIT warm-up: before the first game-mode step of a process, WARMUP_STEPS (1500) steps of one tiny
- * private world: an 8-triangle FOSSSim-CST jelly, bottom row fixed, its top row thrown down at 4 m/s
- * (large strain: the PSD clamp branch and line-search halvings), its linear systems solved by PCG
- * preconditioned by the first step's factor (so pcg() and the LDLᵀ kernels become hot), the
- * Newton phase timings on every third step. No other material, no springs or hinges, no contact:
- * warming those too was tried and dropped (docs/solver.md, part 5: 0.22 s and 1–2.4 s, and the
- * isolated late-compile steps stayed); contact's kernels are compiled during a game's first steps.
- * It is one of the V8 measures the allocation gate shows to be needed (docs/solver.md, part 6).
+ * JIT warm-up: before the first game-mode step of a process, two tiny private worlds.
+ * - WARMUP_STEPS (1500) steps of an 8-triangle FOSSSim-CST jelly, bottom row fixed, its top row
+ *   thrown down at 4 m/s (large strain: the PSD clamp branch and line-search halvings), its linear
+ *   systems solved by PCG preconditioned by the first step's factor (so pcg() and the LDLᵀ kernels
+ *   become hot), the Newton phase timings on every third step.
+ * - CONTACT_WARMUP_STEPS (60) steps of contact: two free 8-triangle jellies, one sliding along a
+ *   floor at 2 m/s (friction, stick predictions), the other dropped onto it (body–body pairs,
+ *   contact-pattern growth, refinement). Without it, the Newton step was optimized with no contact
+ *   type feedback, deoptimized at a game's first contact steps, and was optimized again some 50
+ *   steps later, in a step that allocated 0.4–0.6 MB: the allocation gate's contact pile failed on
+ *   it in 2 of 12 processes (docs/solver.md, "Stop 23"). It also moves the compiling of the contact
+ *   code from the game's first contact steps to the warm-up.
+ * No other material, no springs or hinges: warming those too was tried and dropped (docs/solver.md,
+ * part 5). It is one of the V8 measures the allocation gate shows to be needed (docs/solver.md, part 6).
  *
  * Why (V8, docs/solver.md "Allocation work, part 5"): the solver's kernels are loops over typed
  * arrays. When a kernel's first calls are long loops (a 10k-triangle jelly), V8 decides to
@@ -18,10 +24,11 @@
  * a function return and compiles regular optimized code (with the CST's type feedback) before the
  * game's own bodies run.
  *
- * No effect on results: the warm-up world shares no state with other worlds (kernels keep only
- * scratch that is overwritten before it is read; test/warmup.test.ts). Costs 0.10–0.14 s once per
- * process (docs/solver.md, part 5); games can call it during loading (`warmUpEngine()` in src/world.ts), otherwise the
- * first game-mode PhysicsWorld.step() does.
+ * No effect on results: the warm-up worlds share no state with other worlds (kernels keep only
+ * scratch that is overwritten before it is read; test/warmup.test.ts). Costs 0.35–0.40 s once per
+ * process on one core of the development machine (0.15 s of it the jelly); games can call it during
+ * loading (`warmUpEngine()` in src/world.ts; the plugin's SoftSim does), otherwise the first
+ * game-mode PhysicsWorld.step() does.
  */
 import type { MaterialName } from './elements';
 import { meshBox } from './mesh';
@@ -32,8 +39,11 @@ import type { NewtonSolver } from './solver/newton';
  * not import src/world.ts, which calls it.
  */
 export interface WarmUpWorld {
-  addParticle(p: { x: number; y: number; vy?: number; m: number; radius?: number; fixed?: boolean; body?: number }): number;
+  addParticle(p: { x: number; y: number; vx?: number; vy?: number; m: number; radius?: number; fixed?: boolean; body?: number }): number;
   addTriangle(a: number, b: number, c: number, p: { youngsModulus: number; poissonRatio: number; density?: number; material?: MaterialName }): number;
+  createBody(): number;
+  addHalfplane(px: number, py: number, nx: number, ny: number): number;
+  readonly contacts: { enabled: boolean };
   step(): void;
   /** The current game-mode Newton solver (its tuning fields). */
   newtonSolver(): NewtonSolver;
@@ -41,6 +51,8 @@ export interface WarmUpWorld {
 
 /** Steps of the warm-up world. */
 export const WARMUP_STEPS = 1500;
+/** Steps of the contact warm-up world (1 s: the slide stops and the second jelly lands). */
+export const CONTACT_WARMUP_STEPS = 60;
 
 let state: 0 | 1 | 2 = 0; // not run, running, done
 
@@ -71,19 +83,37 @@ export function runWarmUp(createWorld: () => WarmUpWorld, onProgress?: (fraction
   for (let s = 0; s < WARMUP_STEPS; s++) {
     newton.profile = s % 3 === 0;
     a.step();
-    if (onProgress && (s + 1) % 100 === 0) onProgress((s + 1) / WARMUP_STEPS);
+    if (onProgress && (s + 1) % 100 === 0) onProgress((s + 1) / (WARMUP_STEPS + CONTACT_WARMUP_STEPS));
   }
+  contactWarmUp(createWorld(), onProgress);
   state = 2;
 }
 
+/**
+ * The contact warm-up world: a floor, one jelly sliding along it at 2 m/s until friction holds it,
+ * another dropped onto it from 0.3 m above its top.
+ */
+function contactWarmUp(w: WarmUpWorld, onProgress?: (fraction: number) => void): void {
+  w.addHalfplane(0, 0, 0, 1);
+  addJelly(w, 0, 0.16, 0, { body: w.createBody(), vx: 2 });
+  addJelly(w, 0.2, 0.6, 0, { body: w.createBody(), vx: 0 });
+  w.contacts.enabled = true;
+  for (let s = 0; s < CONTACT_WARMUP_STEPS; s++) {
+    w.step();
+    if (onProgress && (s + 1) % 50 === 0) onProgress((WARMUP_STEPS + s + 1) / (WARMUP_STEPS + CONTACT_WARMUP_STEPS));
+  }
+}
+
 /** A 0.3 m square FOSSSim-CST jelly of 8 triangles centred at (cx, cy), bottom row fixed, top row moving at vyTop. */
-function addJelly(w: WarmUpWorld, cx: number, cy: number, vyTop: number): void {
+function addJelly(w: WarmUpWorld, cx: number, cy: number, vyTop: number, free?: { body: number; vx: number }): void {
   const mesh = meshBox(0.3, 0.3, 2, 2);
   const ids: number[] = [];
   const n = mesh.positions.length / 2;
   for (let v = 0; v < n; v++) {
     const y = mesh.positions[2 * v + 1]!;
-    ids.push(w.addParticle({ x: cx + mesh.positions[2 * v]!, y: cy + y, vy: y > 0.14 ? vyTop : 0, m: 0, radius: 0.02, fixed: y < -0.14 }));
+    ids.push(free
+      ? w.addParticle({ x: cx + mesh.positions[2 * v]!, y: cy + y, vx: free.vx, m: 0, radius: 0.02, body: free.body })
+      : w.addParticle({ x: cx + mesh.positions[2 * v]!, y: cy + y, vy: y > 0.14 ? vyTop : 0, m: 0, radius: 0.02, fixed: y < -0.14 }));
   }
   for (let t = 0; t < mesh.triangles.length; t += 3) {
     w.addTriangle(ids[mesh.triangles[t]!]!, ids[mesh.triangles[t + 1]!]!, ids[mesh.triangles[t + 2]!]!, {

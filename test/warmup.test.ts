@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld, warmUpEngine } from '../src/world';
-import { engineWarmedUp, WARMUP_STEPS } from '../src/warmup';
+import { CONTACT_WARMUP_STEPS, engineWarmedUp, WARMUP_STEPS } from '../src/warmup';
 
 // Module state is per test file (vitest isolates files), so the first test sees a process that
 // has not warmed up yet.
@@ -16,6 +16,21 @@ describe('JIT warm-up (src/warmup.ts)', () => {
     return w;
   }
 
+  /** Two free jellies of 2 triangles each, in contact with a floor and with each other. */
+  function contactPair(): PhysicsWorld {
+    const w = new PhysicsWorld({});
+    w.addHalfplane(0, 0, 0, 1);
+    for (const [cx, cy, vx] of [[0, 0.12, 1.5], [0.1, 0.5, 0]] as const) {
+      const body = w.createBody();
+      const ids = [[-0.1, -0.1], [0.1, -0.1], [-0.1, 0.1], [0.1, 0.1]].map(([dx, dy]) =>
+        w.addParticle({ x: cx + dx!, y: cy + dy!, vx, m: 0, radius: 0.02, body }));
+      w.addTriangle(ids[0]!, ids[1]!, ids[3]!, { youngsModulus: 2e4, poissonRatio: 0.3, density: 100 });
+      w.addTriangle(ids[0]!, ids[3]!, ids[2]!, { youngsModulus: 2e4, poissonRatio: 0.3, density: 100 });
+    }
+    w.contacts.enabled = true;
+    return w;
+  }
+
   it('FOSSSim-semantics worlds do not trigger it; the first game-mode step does, once; results are unchanged', () => {
     const fs = jelly({ integrator: 'implicit-euler', newton: 'fosssim' });
     fs.step();
@@ -24,6 +39,10 @@ describe('JIT warm-up (src/warmup.ts)', () => {
     // PhysicsWorld.step does besides the warm-up), before any warm-up ran in this process
     const ref = jelly({});
     for (let s = 0; s < 30; s++) ref.pipeline.step();
+    // and a contact world (the warm-up steps one too: its scratch must not reach other worlds)
+    const refContact = contactPair();
+    for (let s = 0; s < 60; s++) refContact.pipeline.step();
+    expect(refContact.lastStats.contactTouching).toBeGreaterThan(0);
     expect(engineWarmedUp()).toBe(false);
     const g = jelly({});
     g.step();
@@ -32,8 +51,13 @@ describe('JIT warm-up (src/warmup.ts)', () => {
     expect(g.stepCount).toBe(30);
     expect(Array.from(g.readPositions())).toEqual(Array.from(ref.readPositions()));
     expect(Array.from(g.readVelocities())).toEqual(Array.from(ref.readVelocities()));
+    const gContact = contactPair();
+    for (let s = 0; s < 60; s++) gContact.step();
+    expect(Array.from(gContact.readPositions())).toEqual(Array.from(refContact.readPositions()));
+    expect(Array.from(gContact.readVelocities())).toEqual(Array.from(refContact.readVelocities()));
     warmUpEngine(); // already done: returns at once
     expect(WARMUP_STEPS).toBeGreaterThan(0);
+    expect(CONTACT_WARMUP_STEPS).toBeGreaterThan(0);
   });
 
   it('world.time is stepCount × dt', () => {
