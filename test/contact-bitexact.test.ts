@@ -23,6 +23,9 @@
  * path that crossed the edge's line beyond the segment and ended behind it as a crossing; now only
  * a sign change with no root in (0, 1] is): 'cloth' 0.11 m (the drape folds another way); the
  * other scenes kept their hashes.
+ * Updated a fifth time, on purpose, for chord iterations in the direct path's slow tails
+ * (NewtonSolver.slowChord, docs/solver.md "Stop 23": other iterates, the same stopping rule):
+ * largest position change 2.0 µm ('pile'), 6.1 µm ('cloth'); the other scenes kept their hashes.
  */
 import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
@@ -138,8 +141,8 @@ function colliders(): PhysicsWorld {
 }
 
 const GOLDEN: Record<string, string> = {
-  pile: '7a56db50843bdd62e70fa66e9ae264be',
-  cloth: '7c45ad006205e519e5df311768fb275c',
+  pile: 'e94e38587ad9cac27edfefbc6756fd7a',
+  cloth: '99254bb0389599e6ef9b0d011f0fa6e3',
   'slope 15': '3c0045b1c033331d02d9687a0ee0791d',
   'slope 40': '8bc87cdd8a788b5dd9642be6e83ef4c7',
   'cor room': '80bbe4fcc232ff92e4050f35ddf75abe',

@@ -26,7 +26,9 @@
  * iterations. On that path, an iteration that follows a small full Newton step
  * (accepted at α = 1, within `chordWithin` step tolerances) may be a chord iteration:
  * no Hessian assembly, the direction is the reused factor's solve −M⁻¹∇Φ (docs/solver.md,
- * "Chord iterations"). No allocation per step.
+ * "Chord iterations"). On the direct path, iterations in a solve's slow tail (full steps
+ * shrinking by less than `slowChord`, after the stick predictions) reuse the solve's last factor
+ * the same way (docs/solver.md, "Stop 23"). No allocation per step.
  *
  * Loop-free driver over module kernels; doubles through sc, hs (HS_*), ph, dp, en: docs/design.md,
  * "Scratch and calling convention".
@@ -140,8 +142,19 @@ export class NewtonSolver {
    * direction −M⁻¹∇Φ with the reused factor M (linearPath 'chord-ldlt'). 0 turns them off.
    */
   chordWithin = 100;
+  /**
+   * Direct path: in a solve's slow tail — past the stick-prediction iterations, the last step
+   * taken whole and shrinking by less than this factor on the step before — the next iteration is a
+   * chord iteration with this solve's last factor (no assembly, no factorization), and so are the
+   * ones after it while they stay whole and slow; any other step goes back to Newton. Landing piles
+   * spend most of their iterations there, converging linearly, with friction or without (docs/solver.md, "Stop 23").
+   * 0 turns it off.
+   */
+  slowChord = 0.5;
   /** Chord iterations since creation. */
   chordIters = 0;
+  /** The direct path's factor is of an iterate of the current solve. */
+  private factoredThisSolve = false;
 
   private readonly xt: Float64Array;
   private readonly xtil: Float64Array;
@@ -319,6 +332,7 @@ export class NewtonSolver {
     if (ws.lu || !ws.solver || this.t.ndof < this.pcgMinDofs) {
       if (ws.solver && !ws.lu) {
         this.factorRegularized(ws);
+        this.factoredThisSolve = true;
         if (prof) this.lap(LAP_FACTOR);
         ws.solver.ldlt.solve(rhs, out);
         stats.linearPath = 'ldlt';
@@ -516,6 +530,8 @@ export class NewtonSolver {
     if (stick) stick.stickClear();
     // held islands (no free particle): zero rows of g and of every direction, so neither assembled nor factored
     this.findHeldIslands(model, ws);
+    this.factoredThisSolve = false;
+    let slowNext = false;
     while (iters < maxIters) {
       this.gradient(model, x, g);
       sumSquares(n, g, sc);
@@ -525,7 +541,7 @@ export class NewtonSolver {
       }
       // pairs predicted to stick whose slip is still outside ε: this direction is the predicted model's
       let predicted = stick ? stick.stickRefresh(x) : 0;
-      const chord: boolean = chordNext && predicted === 0 && this.chordReady(ws);
+      const chord: boolean = predicted === 0 && ((chordNext && this.chordReady(ws)) || (slowNext && this.factoredThisSolve && ws.solver !== null && ws.solver.ldlt.factored));
       if (!chord) {
         this.assemble(model, x, settings.projection, ws);
         if (prof) this.lap(LAP_ASSEMBLY);
@@ -611,6 +627,7 @@ export class NewtonSolver {
       // a chord iteration only where Newton is about to stop: a full step taken whole, within
       // chordWithin tolerances, and (after the first iteration) contracting at least as fast
       chordNext = !chord && !chordUsed && full && dmax <= chordTol && (iters === 1 || dmax * this.chordWithin <= prevStep);
+      slowNext = this.slowChord > 0 && iters >= STICK_PREDICTION_ITERS && full && predicted === 0 && dmax > this.slowChord * prevStep;
       chordUsed = chordUsed || chord;
       prevStep = dmax;
     }
