@@ -34,6 +34,11 @@ describe('friction stick prediction', () => {
     pot.stickMark(x, Float64Array.from([-0.02, 0, 0, 0])); // to −10 ε: through zero
     expect(pot.geo[G_STICK]).toBe(1);
     expect(pot.stickRefresh(x)).toBe(1);
+    pot.stickKeep(true); // the solver's every-iteration form: keep …
+    expect(pot.geo[G_STICK]).toBe(1);
+    pot.stickKeep(false); // … or drop
+    expect(pot.geo[G_STICK]).toBe(0);
+    pot.geo[G_STICK] = 1;
     pot.stickClear();
     expect(pot.geo[G_STICK]).toBe(0);
     const within = Float64Array.from([0.0005, 0.03, 1, 1]); // 0.5 ε

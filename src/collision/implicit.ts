@@ -475,6 +475,12 @@ export class ContactPotential implements ContactTerm {
     for (let k = 0; k < this.total; k++) G[NG * k + G_STICK] = 0;
   }
 
+  /** Drop every stick prediction unless `keep` (ContactTerm.stickKeep: no branch, called on every Newton iteration). */
+  stickKeep(keep: boolean): void {
+    const G = this.geo, f = keep ? 1 : 0;
+    for (let k = 0; k < this.total; k++) G[NG * k + G_STICK] = G[NG * k + G_STICK]! * f;
+  }
+
   /** Drop the predictions of pairs whose slip at x is within ε; the number of predictions left. */
   stickRefresh(x: Float64Array): number {
     const G = this.geo, nd = this.node;

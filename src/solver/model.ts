@@ -40,6 +40,12 @@ export interface ContactTerm {
    * slip through zero.
    */
   stickClear(): void;
+  /**
+   * Drop every prediction unless `keep`: a loop with no branch, so that the solver calls it on every
+   * iteration and its call sites never first run late in a game (a call site without type feedback
+   * deoptimizes the Newton step; src/solver/newton.ts).
+   */
+  stickKeep(keep: boolean): void;
   stickRefresh(x: Float64Array): number;
   stickAddRhs(x: Float64Array, scale: number, rhs: Float64Array): void;
   stickMark(x: Float64Array, dx: Float64Array): void;

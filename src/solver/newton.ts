@@ -541,29 +541,35 @@ export class NewtonSolver {
       }
       // pairs predicted to stick whose slip is still outside ε: this direction is the predicted model's
       let predicted = stick ? stick.stickRefresh(x) : 0;
-      const chord: boolean = predicted === 0 && ((chordNext && this.chordReady(ws)) || (slowNext && this.factoredThisSolve && ws.solver !== null && ws.solver.ldlt.factored));
-      if (!chord) {
-        this.assemble(model, x, settings.projection, ws);
-        if (prof) this.lap(LAP_ASSEMBLY);
-      }
-      negateInto(n, g, trial);
-      if (predicted > 0) {
-        stick!.stickAddRhs(x, this.h2!, trial);
-        zeroFixed(t, trial);
-      }
-      if (chord) this.chordSolve(ws, trial, dir);
-      else this.solve(ws, trial, dir);
-      iters++;
-      slopeAndMax(n, g, dir, sc);
-      if (predicted > 0 && !(sc[0]! < 0)) {
-        // the predicted model gave no descent direction: Newton's own instead
-        stick!.stickClear();
-        predicted = 0;
-        this.assemble(model, x, settings.projection, ws);
+      // read on every iteration, not only in a slow tail: a first read late in a game deoptimized
+      // this method (no type feedback; the allocation gate's pile, step 9)
+      const solver = ws.solver;
+      const directReady = this.factoredThisSolve && solver !== null && solver.ldlt.factored;
+      let chord: boolean = predicted === 0 && ((chordNext && this.chordReady(ws)) || (slowNext && directReady));
+      // The direction. When the predicted model gives no descent direction, Newton's own instead:
+      // a second pass through the same calls, not a branch of its own (a branch first taken late in
+      // a game deoptimized this method: the allocation gate's pile, step 19).
+      for (;;) {
+        if (!chord) {
+          this.assemble(model, x, settings.projection, ws);
+          if (prof) this.lap(LAP_ASSEMBLY);
+        }
         negateInto(n, g, trial);
-        this.solve(ws, trial, dir);
+        if (predicted > 0) {
+          stick!.stickAddRhs(x, this.h2!, trial);
+          zeroFixed(t, trial);
+        }
+        if (chord) this.chordSolve(ws, trial, dir);
+        else this.solve(ws, trial, dir);
         slopeAndMax(n, g, dir, sc);
+        const descent = sc[0]! < 0;
+        const retry = predicted > 0 && !descent;
+        if (stick) stick.stickKeep(!retry);
+        if (!retry) break;
+        predicted = 0;
+        chord = false;
       }
+      iters++;
       const slope = sc[0]!, dmax = sc[1]!;
       if (stick && iters < STICK_PREDICTION_ITERS) stick.stickMark(x, dir);
       if (settings.lineSearch && (!(slope < 0) || !Number.isFinite(slope))) break; // not a descent direction (projection 'none' on an indefinite system)
@@ -600,11 +606,10 @@ export class NewtonSolver {
       // only with contact predictions had seen α = 1 alone when the method was optimized, and the
       // first fractional α there deoptimized it in a game's first contact steps (pile bench, step 8).
       const full = alpha === 1;
-      if (!accepted && predicted > 0) {
-        // no decrease along the predicted model's direction: Newton's own next
-        stick!.stickClear();
-        continue;
-      }
+      // no decrease along the predicted model's direction: Newton's own next
+      const dropPredictions = !accepted && predicted > 0;
+      if (stick) stick.stickKeep(!dropPredictions);
+      if (dropPredictions) continue;
       if (!accepted) {
         // no decrease representable: the iterate is as good as rounding allows
         converged = dmax <= stepTol;
@@ -618,7 +623,7 @@ export class NewtonSolver {
       // times the iterations in its landing second, and corotational drops ended with particles
       // inside). They also end after a small step: only a step of Φ's own model ends the solve.
       const small = alpha * dmax <= stepTol;
-      if (predicted > 0 && (full || small)) stick!.stickClear();
+      if (stick) stick.stickKeep(!(predicted > 0 && (full || small)));
       if (this.phiCount < this.phiHistory.length) this.phiHistory[this.phiCount++] = phi;
       if (small && predicted === 0) {
         converged = true;
@@ -627,7 +632,8 @@ export class NewtonSolver {
       // a chord iteration only where Newton is about to stop: a full step taken whole, within
       // chordWithin tolerances, and (after the first iteration) contracting at least as fast
       chordNext = !chord && !chordUsed && full && dmax <= chordTol && (iters === 1 || dmax * this.chordWithin <= prevStep);
-      slowNext = this.slowChord > 0 && iters >= STICK_PREDICTION_ITERS && full && predicted === 0 && dmax > this.slowChord * prevStep;
+      const slowStep = dmax > this.slowChord * prevStep; // on every iteration (type feedback, as above)
+      slowNext = this.slowChord > 0 && iters >= STICK_PREDICTION_ITERS && full && predicted === 0 && slowStep;
       chordUsed = chordUsed || chord;
       prevStep = dmax;
     }
