@@ -469,10 +469,9 @@ export class ContactPotential implements ContactTerm {
   // crossing). Only the direction changes: the line search tests the true energy, the solver drops
   // the prediction on a direction that is not a descent, and it stops only on a step of its own model.
 
-  /** Drop every stick prediction (the start of a solve, or a direction that failed). */
+  /** Drop every stick prediction (stickKeep(false)). */
   stickClear(): void {
-    const G = this.geo;
-    for (let k = 0; k < this.total; k++) G[NG * k + G_STICK] = 0;
+    this.stickKeep(false);
   }
 
   /** Drop every stick prediction unless `keep` (ContactTerm.stickKeep: no branch, called on every Newton iteration). */

@@ -33,13 +33,12 @@ export interface ContactTerm {
   /** out[0] ← min(out[0], maxStep(x, dx)) (out[0] kept when the bound is not smaller, or NaN). */
   maxStepMinTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
   /**
-   * Friction stick prediction (src/collision/implicit.ts, docs/contact.md): stickClear drops every
-   * prediction; stickRefresh drops those of pairs whose slip at x is within ε and returns how many
-   * are left; stickAddRhs turns rhs = −g into the right-hand side of the predicted model (scale:
+   * Friction stick prediction (src/collision/implicit.ts, docs/contact.md): stickKeep(false) drops
+   * every prediction; stickRefresh drops those of pairs whose slip at x is within ε and returns how
+   * many are left; stickAddRhs turns rhs = −g into the right-hand side of the predicted model (scale:
    * the factor of the energy in Φ, h²); stickMark predicts that a pair sticks when dx carries its
    * slip through zero.
    */
-  stickClear(): void;
   /**
    * Drop every prediction unless `keep`: a loop with no branch, so that the solver calls it on every
    * iteration and its call sites never first run late in a game (a call site without type feedback

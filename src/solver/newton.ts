@@ -153,8 +153,6 @@ export class NewtonSolver {
   slowChord = 0.5;
   /** Chord iterations since creation. */
   chordIters = 0;
-  /** The direct path's factor is of an iterate of the current solve. */
-  private factoredThisSolve = false;
 
   private readonly xt: Float64Array;
   private readonly xtil: Float64Array;
@@ -332,7 +330,6 @@ export class NewtonSolver {
     if (ws.lu || !ws.solver || this.t.ndof < this.pcgMinDofs) {
       if (ws.solver && !ws.lu) {
         this.factorRegularized(ws);
-        this.factoredThisSolve = true;
         if (prof) this.lap(LAP_FACTOR);
         ws.solver.ldlt.solve(rhs, out);
         stats.linearPath = 'ldlt';
@@ -527,10 +524,9 @@ export class NewtonSolver {
     let prevStep = 0;
     // friction stick prediction (with the line search only; src/collision/implicit.ts, stickMark)
     const stick = settings.lineSearch ? contact : null;
-    if (stick) stick.stickClear();
+    if (stick) stick.stickKeep(false);
     // held islands (no free particle): zero rows of g and of every direction, so neither assembled nor factored
     this.findHeldIslands(model, ws);
-    this.factoredThisSolve = false;
     let slowNext = false;
     while (iters < maxIters) {
       this.gradient(model, x, g);
@@ -541,10 +537,12 @@ export class NewtonSolver {
       }
       // pairs predicted to stick whose slip is still outside ε: this direction is the predicted model's
       let predicted = stick ? stick.stickRefresh(x) : 0;
-      // read on every iteration, not only in a slow tail: a first read late in a game deoptimized
-      // this method (no type feedback; the allocation gate's pile, step 9)
+      // The direct path factors on every iteration until a slow tail (slowNext needs
+      // STICK_PREDICTION_ITERS iterations of this solve), so its factor is this solve's. Read on every
+      // iteration, not only in a slow tail: a first read late in a game deoptimized this method (no
+      // type feedback; the allocation gate's pile, step 9).
       const solver = ws.solver;
-      const directReady = this.factoredThisSolve && solver !== null && solver.ldlt.factored;
+      const directReady = solver !== null && !ws.lu && t.ndof < this.pcgMinDofs && solver.ldlt.factored;
       let chord: boolean = predicted === 0 && ((chordNext && this.chordReady(ws)) || (slowNext && directReady));
       // The direction. When the predicted model gives no descent direction, Newton's own instead:
       // a second pass through the same calls, not a branch of its own (a branch first taken late in
