@@ -48,7 +48,7 @@ import { unionRoots } from '../solver/islands';
 import type { ContactTerm } from '../solver/model';
 import { growF, growI, growU8 } from './buffers';
 import {
-  addTangentQ, candidateGeom, dEddQ, floorTimeQ, impactTimeQ, KIND_EDGE, KQ, KQ_AL, KQ_CU, KQ_D, KQ_E, KQ_FN, KQ_FT, KQ_NX, KQ_NY,
+  addTangentQ, candidateGeom, KIND_CIRCLE, KIND_PLANE, dEddQ, floorTimeQ, impactTimeQ, KIND_EDGE, KQ, KQ_AL, KQ_CU, KQ_D, KQ_E, KQ_FN, KQ_FT, KQ_NX, KQ_NY,
   KQ_TOI, KQ_U,
   localHessianAt, localMajorizerAt, NG, G_A, G_DB, G_EPS, G_K, G_KB, G_ML, G_NX, G_NY, G_R, G_SIDE, G_STICK, G_TX, G_TY, G_U0,
   G_WF, normalEnergyQ, normalForceQ, slipQ, tangentSumQ,
@@ -62,6 +62,41 @@ export { KIND_CIRCLE, KIND_EDGE, KIND_PLANE, KIND_SEGMENT } from './candidate-ke
 const NS = 21;
 /** Minimum capacity of the candidate buffers. */
 const MIN_CAP = 64;
+
+/** Offsets of ContactPotential.fb (far candidates): the trial's α, the α of the current loop, the margin. */
+const FB_TRIAL = 0;
+const FB_ALPHA = 1;
+const FB_MARGIN = 2;
+/** Evaluation point of a candidate loop (ContactPotential.boundMode): exact, the solve's iterate, its trial point. */
+const AT_ANY = 0;
+const AT_ITERATE = 1;
+const AT_TRIAL = 2;
+
+/**
+ * Far test of candidate k (docs/contact.md, "Far candidates"): true when its normal energy, force and
+ * curvature are certainly zero at a point whose nodes moved at most acc[i] − (acc[i] at k's reference)
+ * + α·len[i] since its reference: slack[k] = (d − max(r̂, d̂_b) − margin) / |∇_p d| at the reference
+ * iterate, and d ≥ d_ref − |∇_p d| (motion of p + the larger motion of a and b), as d is 1-Lipschitz in
+ * each node's position (|∇_p d| = 1 but for a plane's normal, 1 to rounding). slack[k] = −∞ for a
+ * candidate whose d is not (a signed distance to an edge's or segment's line, which changes sign at the
+ * end of the slab) or that has friction: the loops compute those exactly.
+ */
+function farAt(
+  kind: Uint8Array, nd: Int32Array, k: number, slack: Float64Array, refA: Float64Array,
+  acc: Float64Array, len: Float64Array, fb: Float64Array,
+): boolean {
+  const S = slack[k]!;
+  if (!(S >= 0)) return false;
+  const p = nd[3 * k]!, al = fb[FB_ALPHA]!; // α through fb: a double argument of a call that is not inlined is boxed
+
+  let m = acc[p]! - refA[3 * k]! + al * len[p]!;
+  if (kind[k] === KIND_EDGE) {
+    const a = nd[3 * k + 1]!, b = nd[3 * k + 2]!;
+    const ma = acc[a]! - refA[3 * k + 1]! + al * len[a]!, mb = acc[b]! - refA[3 * k + 2]! + al * len[b]!;
+    m += ma > mb ? ma : mb;
+  }
+  return m <= S;
+}
 
 /**
  * Offsets of ContactPotential.stageIn, the doubles of a candidate for addStaged: the surface
@@ -157,6 +192,123 @@ export class ContactPotential implements ContactTerm {
     this.guarding = 0;
     this.trN = 0;
     this.warmStart = null;
+    this.fbOn = 0;
+  }
+
+  // ---- far candidates: motion bounds within a solve (docs/contact.md, "Far candidates") ----
+  // Most candidates and guards of a pile are centimetres out of reach: their energy, gradient and
+  // Hessian are exactly zero at every iterate and trial. The solver registers its iterate and trial
+  // buffers, each direction and each trial's α; a candidate whose reference distance (its last exact
+  // distance at an iterate) minus a bound on its nodes' motion since is still beyond its reach is
+  // skipped. The skipped terms are exact zeros, so results are bit-identical.
+  /** 1 between boundsBegin and boundsEnd (and clear()). */
+  private fbOn = 0;
+  /** 1 while fbDir is the direction of the current line search. */
+  private fbDirSet = 0;
+  private fbX: Float64Array | null = null;
+  private fbTrial: Float64Array | null = null;
+  private fbDir: Float64Array | null = null;
+  /** FB_TRIAL, FB_ALPHA, FB_MARGIN. */
+  private readonly fb = new Float64Array(3);
+  /** Per node: the length of the path its iterates took in this solve (Σ α |dir_i|, an upper bound). */
+  private fbAcc: Float64Array = new Float64Array(0);
+  /** Per node: |dir_i| of the registered direction. */
+  private fbLen: Float64Array = new Float64Array(0);
+  /**
+   * Per candidate: 1 when farAt held along the whole registered direction (α = 1, set by maxStep), so
+   * at every trial on it and, once one is accepted, at the new iterate; valid while fbFlagOk = 1.
+   */
+  private fbFlag: Uint8Array = new Uint8Array(0);
+  private fbFlagOk = 0;
+  /** Per candidate: farAt's slack at its reference iterate (−∞: none), and fbAcc of p, a, b there. */
+  private fbRef: Float64Array = new Float64Array(0);
+  private fbRefA: Float64Array = new Float64Array(0);
+
+  /** A solve begins at iterate x (its buffer), with line-search trials in `trial`: no references yet. */
+  boundsBegin(x: Float64Array, trial: Float64Array): void {
+    const nodes = x.length >> 1, total = this.total;
+    this.fbAcc = growF(this.fbAcc, nodes, MIN_CAP);
+    this.fbLen = growF(this.fbLen, nodes, MIN_CAP);
+    this.fbRef = growF(this.fbRef, total, MIN_CAP);
+    this.fbRefA = growF(this.fbRefA, 3 * total, MIN_CAP);
+    this.fbFlag = growU8(this.fbFlag, total, MIN_CAP);
+    this.fbFlagOk = 0;
+    this.fbAcc.fill(0, 0, nodes);
+    this.fbRef.fill(-Infinity, 0, total);
+    // rounding of distances and motions is relative to the coordinates: 1e-12 of their size (≥ 1 m) and 1 nm
+    let c = 1;
+    for (let i = 0; i < x.length; i++) {
+      const a = Math.abs(x[i]!);
+      if (a > c) c = a;
+    }
+    this.fb[FB_MARGIN] = 1e-9 + 1e-12 * c;
+    this.fbX = x;
+    this.fbTrial = trial;
+    this.fbDirSet = 0;
+    this.fbOn = 1;
+  }
+
+  /** The line search's direction dir from the iterate (its per-node lengths). */
+  boundsDirection(dir: Float64Array): void {
+    const len = this.fbLen, nodes = dir.length >> 1;
+    for (let i = 0; i < nodes; i++) {
+      const dx = dir[2 * i]!, dy = dir[2 * i + 1]!;
+      len[i] = Math.sqrt(dx * dx + dy * dy);
+    }
+    this.fbDir = dir;
+    this.fbDirSet = 1;
+    this.fbFlagOk = 0;
+  }
+
+  /** The next trial point is iterate + α · dir, α = a[0] (an array: a double argument would be boxed). */
+  boundsTrial(a: Float64Array): void {
+    this.fb[FB_TRIAL] = a[0]!;
+  }
+
+  /** The trial at α = a[0] became the iterate. */
+  boundsAccept(a: Float64Array): void {
+    const acc = this.fbAcc, len = this.fbLen, x = this.fbX, alpha = a[0]!;
+    const nodes = x === null ? 0 : x.length >> 1; // boundsBegin sized acc and len for these
+    for (let i = 0; i < nodes; i++) acc[i] = acc[i]! + alpha * len[i]!;
+    this.fbDirSet = 0;
+  }
+
+  /** The solve ended: every loop computes exactly again. */
+  boundsEnd(): void {
+    this.fbOn = 0;
+    this.fbDirSet = 0;
+  }
+
+  /** Whether farAt skips candidate k at the iterate + alpha · the registered direction (tests and tools). */
+  isFar(k: number, alpha: number): boolean {
+    this.fb[FB_ALPHA] = alpha;
+    return this.fbOn === 1 && farAt(this.kind, this.node, k, this.fbRef, this.fbRefA, this.fbAcc, this.fbLen, this.fb);
+  }
+
+  /** Where x is: the solve's iterate (AT_ITERATE), its trial point (AT_TRIAL), or any point (AT_ANY); sets fb's α. */
+  private boundMode(x: Float64Array): number {
+    let mode = AT_ANY;
+    if (this.fbOn === 1) {
+      if (x === this.fbX) mode = AT_ITERATE;
+      else if (x === this.fbTrial && this.fbDirSet === 1) mode = AT_TRIAL;
+    }
+    this.fb[FB_ALPHA] = mode === AT_TRIAL ? this.fb[FB_TRIAL]! : 0;
+    return mode;
+  }
+
+  /** Candidate k's reference at the iterate, from its exact distance there in KQ[KQ_D] (farAt's slack). */
+  private setRef(k: number): void {
+    const d = KQ[KQ_D]!, o = NG * k, kd = this.kind[k]!, G = this.geo, nd = this.node, acc = this.fbAcc, rA = this.fbRefA;
+    const lipschitz = kd === KIND_PLANE || kd === KIND_CIRCLE || G[o + G_KB]! > 0;
+    let thr = G[o + G_R]!;
+    if (G[o + G_KB]! > 0 && G[o + G_DB]! > thr) thr = G[o + G_DB]!;
+    const slack = d - thr - this.fb[FB_MARGIN]!;
+    const grad = kd === KIND_PLANE ? Math.sqrt(G[o]! * G[o]! + G[o + 1]! * G[o + 1]!) : 1;
+    this.fbRef[k] = lipschitz && !(G[o + G_ML]! > 0) ? slack / grad : -Infinity;
+    const a = nd[3 * k + 1]!, b = nd[3 * k + 2]!;
+    rA[3 * k] = acc[nd[3 * k]!]!;
+    rA[3 * k + 1] = a >= 0 ? acc[a]! : 0;
+    rA[3 * k + 2] = b >= 0 ? acc[b]! : 0;
   }
 
   /**
@@ -394,9 +546,14 @@ export class ContactPotential implements ContactTerm {
   energyTo(x: Float64Array, out: Float64Array): void {
     let E = 0;
     const G = this.geo, q = KQ, kind = this.kind, nd = this.node;
+    const mode = this.boundMode(x), ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen, fb = this.fb;
+    const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
     for (let k = 0; k < this.total; k++) {
       const o = NG * k;
+      // out of reach (no friction): its energy is +0, and E + 0 = E
+      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, fb))) continue;
       candidateGeom(kind, nd, G, k, x, q);
+      if (mode === AT_ITERATE) this.setRef(k);
       normalEnergyQ(G, k);
       E += q[KQ_E]!;
       const ml = G[o + G_ML]!;
@@ -414,10 +571,14 @@ export class ContactPotential implements ContactTerm {
   /** gU += ∂E/∂x. */
   gradient(x: Float64Array, gU: Float64Array, held: Uint8Array | null = null): void {
     const G = this.geo, q = KQ, nd = this.node, kind = this.kind;
+    const mode = this.boundMode(x), ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen, fb = this.fb;
+    const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
     for (let k = 0; k < this.total; k++) {
       if (held !== null && held[nd[3 * k]!] === 1) continue; // a held island's pair
       const o = NG * k;
+      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, fb))) continue; // zero force, no friction
       candidateGeom(kind, nd, G, k, x, q);
+      if (mode === AT_ITERATE) this.setRef(k);
       dEddQ(G, k);
       const fn = q[KQ_E]!; // ∂E/∂d
       if (fn !== 0) {
@@ -548,8 +709,12 @@ export class ContactPotential implements ContactTerm {
   /** values += scale · (the PSD Hessian of every candidate but those of held particles), through the slots of computeSlots. */
   hessian(x: Float64Array, scale: number, values: Float64Array, held: Uint8Array | null = null): void {
     const s = this.slots, H = this.H, nd = this.node;
+    const mode = this.boundMode(x), ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen, fb = this.fb;
+    const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
+    const kind = this.kind;
     for (let k = 0; k < this.total; k++) {
       if (held !== null && held[nd[3 * k]!] === 1) continue; // a held island's pair (its nodes share one island)
+      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, fb))) continue; // zero curvature, no friction
       const major = this.major[k] === 1;
       if (major) this.localMajorizer(k, x, H);
       else this.localHessian(k, x, H);
@@ -613,13 +778,24 @@ export class ContactPotential implements ContactTerm {
   private maxStepKernel(x: Float64Array, dx: Float64Array, out: Float64Array, keep: number): void {
     let t = 1;
     const f = this.ccdFraction, q = KQ, kind = this.kind, nd = this.node, G = this.geo;
+    // along the registered direction from the iterate: a candidate out of reach over the whole step
+    // (α = 1) neither reaches its surface nor its floor
+    const along = this.fbOn === 1 && this.fbDirSet === 1 && x === this.fbX && dx === this.fbDir;
+    const ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen, fb = this.fb, flag = this.fbFlag;
+    fb[FB_ALPHA] = 1;
     for (let k = 0; k < this.total; k++) {
+      if (along) {
+        const far = farAt(kind, nd, k, ref, refA, acc, len, fb);
+        flag[k] = far ? 1 : 0;
+        if (far) continue;
+      }
       if (G[NG * k + G_KB]! > 0) impactTimeQ(kind, nd, G, k, x, dx);
       else if (this.floor[k]! > -Infinity) floorTimeQ(kind, nd, G, this.floor, k, x, dx); // started touching or past: no deeper than its floor
       else continue;
       const c = q[KQ_TOI]!;
       if (c >= 0 && f * c < t) t = f * c;
     }
+    if (along) this.fbFlagOk = 1;
     // trust region: no particle leaves the box the candidate search covered (the whole fraction:
     // a particle may stop on the side; refine() then searches again around it)
     const B = this.trBox;

@@ -48,6 +48,19 @@ export interface ContactTerm {
   stickRefresh(x: Float64Array): number;
   stickAddRhs(x: Float64Array, scale: number, rhs: Float64Array): void;
   stickMark(x: Float64Array, dx: Float64Array): void;
+  /**
+   * Far candidates (src/collision/implicit.ts, docs/contact.md): the solver registers its iterate
+   * and trial buffers at a solve's start (boundsBegin), each line search's direction
+   * (boundsDirection), each trial's α (boundsTrial) and each accepted α (boundsAccept; α in [0] of
+   * the array: a double argument would be boxed), and ends
+   * with boundsEnd. Energy, gradient, Hessian and maxStep then skip the candidates whose terms are
+   * certainly zero there (bit-identical results); at any other point they compute every candidate.
+   */
+  boundsBegin(x: Float64Array, trial: Float64Array): void;
+  boundsDirection(dir: Float64Array): void;
+  boundsTrial(alpha: Float64Array): void;
+  boundsAccept(alpha: Float64Array): void;
+  boundsEnd(): void;
 }
 
 /** The force model of one topology: energy, gradient and Hessians of every element, anchor and contact term. */

@@ -511,6 +511,8 @@ export class NewtonSolver {
     if (cap > 0 && maxIters > cap - used) maxIters = cap - used > 0 ? cap - used : 0;
     // Φ combined here (as in phiOf), not returned from a call: a returned double is boxed
     const ph = this.ph, en = this.en, dp = this.dp, dragB = this.dragB;
+    // far contact candidates are skipped at x and its trials (bit-identical; src/collision/implicit.ts)
+    if (contact) contact.boundsBegin(x, trial);
     this.phiParts(model, x);
     let phi = 0.5 * ph[0]! + h * h * en[0]! + 0.5 * h * (dragB * ph[1]! + dp[0]!);
     this.phiHistory[0] = phi;
@@ -569,6 +571,7 @@ export class NewtonSolver {
       }
       iters++;
       const slope = sc[0]!, dmax = sc[1]!;
+      if (contact) contact.boundsDirection(dir);
       if (stick && iters < STICK_PREDICTION_ITERS) stick.stickMark(x, dir);
       if (settings.lineSearch && (!(slope < 0) || !Number.isFinite(slope))) break; // not a descent direction (projection 'none' on an indefinite system)
       // line search. Every arithmetic operation of a trial is done on every trial (the next α,
@@ -588,6 +591,7 @@ export class NewtonSolver {
         const more = k < MAX_HALVINGS;
         sc[0] = alpha;
         trialPoint(n, x, sc, dir, trial);
+        if (contact) contact.boundsTrial(sc); // α in sc[0]
         // without line search the full step is taken as it is (no Armijo test)
         this.phiParts(model, trial);
         phiTrial = 0.5 * ph[0]! + h * h * en[0]! + 0.5 * h * (dragB * ph[1]! + dp[0]!);
@@ -615,6 +619,10 @@ export class NewtonSolver {
       }
       x.set(trial);
       phi = phiTrial;
+      if (contact) {
+        sc[0] = alpha;
+        contact.boundsAccept(sc);
+      }
       // The predictions end after a full step of the predicted model, which brought every predicted
       // pair to that model's solution: a pair still outside ε there slips (its load exceeds the stick
       // model's hold), so the next direction is Φ's own (kept till the slip is within ε, pile20 took 1.4
@@ -641,6 +649,7 @@ export class NewtonSolver {
     // the last statement, so code compiled on stack replacement at it has all feedback. Known
     // limit: after a deopt of the driver, later calls enter that OSR code at this loop, so the
     // interpreter sees no back edges and the driver may stay unoptimized (a few hundred B/step).
+    if (contact) contact.boundsEnd();
     const fixed = t.fixed;
     for (let i = 0; i < n; i++) {
       const vi = (x[i]! - xt[i]!) / h;
