@@ -68,7 +68,8 @@ describe('far candidates: skipped terms are exact zeros', () => {
       const x = new Float64Array(2 * N), trial = new Float64Array(2 * N), copy = new Float64Array(2 * N);
       for (let i = 0; i < 2 * N; i++) x[i] = xt[i]! + rng.range(-0.01, 0.01);
       const out = new Float64Array(1), ref = new Float64Array(1);
-      pot.boundsBegin(x, trial);
+      const al = new Float64Array(1);
+      pot.boundsBegin(x, trial, al);
       copy.set(x);
       pot.energyTo(x, out);
       pot.energyTo(copy, ref);
@@ -104,7 +105,7 @@ describe('far candidates: skipped terms are exact zeros', () => {
         }
         for (const alpha of [1, 0.5, 0.25, 0.125, 1 / 64]) {
           for (let i = 0; i < 2 * N; i++) trial[i] = x[i]! + alpha * dir[i]!;
-          pot.boundsTrial(Float64Array.of(alpha));
+          al[0] = alpha;
           copy.set(trial);
           pot.energyTo(trial, out);
           pot.energyTo(copy, ref);
@@ -133,7 +134,7 @@ describe('far candidates: skipped terms are exact zeros', () => {
   it('floor pairs (signed distance to an edge line) and pairs with friction are never skipped', () => {
     const { pot, xt } = scene(3);
     const x = Float64Array.from(xt), trial = new Float64Array(2 * N);
-    pot.boundsBegin(x, trial);
+    pot.boundsBegin(x, trial, new Float64Array(1));
     pot.energyTo(x, new Float64Array(1));
     let floors = 0, frictional = 0;
     for (let k = 0; k < pot.total; k++) {

@@ -63,14 +63,29 @@ const NS = 21;
 /** Minimum capacity of the candidate buffers. */
 const MIN_CAP = 64;
 
-/** Offsets of ContactPotential.fb (far candidates): the trial's α, the α of the current loop, the margin. */
-const FB_TRIAL = 0;
-const FB_ALPHA = 1;
-const FB_MARGIN = 2;
+/** Offsets of ContactPotential.fb (far candidates): α = 0 (at the iterate) and α = 1 (the whole step, maxStep). */
+const FB_ZERO = 0;
+const FB_ONE = 1;
 /** Evaluation point of a candidate loop (ContactPotential.boundMode): exact, the solve's iterate, its trial point. */
+/**
+ * fbRef of a candidate without a reference. A module constant: `-Infinity` written in a method is a
+ * negation computed on each call, and boundsBegin (once per solve, never optimized) boxed its result
+ * (the allocation gate's pile: 16 B a solve).
+ */
+const NO_REF = -Infinity;
 const AT_ANY = 0;
 const AT_ITERATE = 1;
 const AT_TRIAL = 2;
+
+// Loop kernel of the far-candidate bounds: its doubles are handled inside the loop (a method whose
+// first long call V8 compiled on stack replacement runs its code outside the loop interpreted, boxing
+// its doubles: a per-solve pass over the coordinates read 16–48 B/step in the allocation gate's pile
+// in 9 of 16 processes; docs/design.md, "Scratch and calling convention").
+
+/** acc[i] += α · len[i] for the first `nodes` nodes, α = a[0]. */
+function accumulatePaths(acc: Float64Array, len: Float64Array, a: Float64Array, nodes: number): void {
+  for (let i = 0; i < nodes; i++) acc[i] = acc[i]! + a[0]! * len[i]!;
+}
 
 /**
  * Far test of candidate k (docs/contact.md, "Far candidates"): true when its normal energy, force and
@@ -83,12 +98,13 @@ const AT_TRIAL = 2;
  */
 function farAt(
   kind: Uint8Array, nd: Int32Array, k: number, slack: Float64Array, refA: Float64Array,
-  acc: Float64Array, len: Float64Array, fb: Float64Array,
+  acc: Float64Array, len: Float64Array, alpha: Float64Array, ai: number,
 ): boolean {
-  const S = slack[k]!;
-  if (!(S >= 0)) return false;
-  const p = nd[3 * k]!, al = fb[FB_ALPHA]!; // α through fb: a double argument of a call that is not inlined is boxed
-
+  // Every comparison runs on every call, with no early return: a comparison first reached late in a
+  // game (the warm-up world has no far candidate) deoptimized each loop that inlines this one.
+  // m ≥ 0 (path lengths only grow), so a candidate without a reference (slack −∞) is never far.
+  const S = slack[k]!, al = alpha[ai]!; // α in an array: a double argument of a call that is not inlined is boxed
+  const p = nd[3 * k]!;
   let m = acc[p]! - refA[3 * k]! + al * len[p]!;
   if (kind[k] === KIND_EDGE) {
     const a = nd[3 * k + 1]!, b = nd[3 * k + 2]!;
@@ -208,8 +224,10 @@ export class ContactPotential implements ContactTerm {
   private fbX: Float64Array | null = null;
   private fbTrial: Float64Array | null = null;
   private fbDir: Float64Array | null = null;
-  /** FB_TRIAL, FB_ALPHA, FB_MARGIN. */
-  private readonly fb = new Float64Array(3);
+  /** FB_ZERO, FB_ONE: constants, so that no method copies a double (interpreted, each copy is a heap number). */
+  private readonly fb = Float64Array.of(0, 1);
+  /** The solver's array whose [0] is the α of the trial point whenever a loop runs at `fbTrial`. */
+  private fbAlpha: Float64Array = this.fb;
   /** Per node: the length of the path its iterates took in this solve (Σ α |dir_i|, an upper bound). */
   private fbAcc: Float64Array = new Float64Array(0);
   /** Per node: |dir_i| of the registered direction. */
@@ -224,8 +242,11 @@ export class ContactPotential implements ContactTerm {
   private fbRef: Float64Array = new Float64Array(0);
   private fbRefA: Float64Array = new Float64Array(0);
 
-  /** A solve begins at iterate x (its buffer), with line-search trials in `trial`: no references yet. */
-  boundsBegin(x: Float64Array, trial: Float64Array): void {
+  /**
+   * A solve begins at iterate x (its buffer), with line-search trials in `trial` at α = alpha[0] (the
+   * solver keeps it there while a trial is evaluated): no references yet.
+   */
+  boundsBegin(x: Float64Array, trial: Float64Array, alpha: Float64Array): void {
     const nodes = x.length >> 1, total = this.total;
     this.fbAcc = growF(this.fbAcc, nodes, MIN_CAP);
     this.fbLen = growF(this.fbLen, nodes, MIN_CAP);
@@ -234,16 +255,10 @@ export class ContactPotential implements ContactTerm {
     this.fbFlag = growU8(this.fbFlag, total, MIN_CAP);
     this.fbFlagOk = 0;
     this.fbAcc.fill(0, 0, nodes);
-    this.fbRef.fill(-Infinity, 0, total);
-    // rounding of distances and motions is relative to the coordinates: 1e-12 of their size (≥ 1 m) and 1 nm
-    let c = 1;
-    for (let i = 0; i < x.length; i++) {
-      const a = Math.abs(x[i]!);
-      if (a > c) c = a;
-    }
-    this.fb[FB_MARGIN] = 1e-9 + 1e-12 * c;
+    this.fbRef.fill(NO_REF, 0, total);
     this.fbX = x;
     this.fbTrial = trial;
+    this.fbAlpha = alpha;
     this.fbDirSet = 0;
     this.fbOn = 1;
   }
@@ -260,16 +275,10 @@ export class ContactPotential implements ContactTerm {
     this.fbFlagOk = 0;
   }
 
-  /** The next trial point is iterate + α · dir, α = a[0] (an array: a double argument would be boxed). */
-  boundsTrial(a: Float64Array): void {
-    this.fb[FB_TRIAL] = a[0]!;
-  }
-
   /** The trial at α = a[0] became the iterate. */
   boundsAccept(a: Float64Array): void {
-    const acc = this.fbAcc, len = this.fbLen, x = this.fbX, alpha = a[0]!;
-    const nodes = x === null ? 0 : x.length >> 1; // boundsBegin sized acc and len for these
-    for (let i = 0; i < nodes; i++) acc[i] = acc[i]! + alpha * len[i]!;
+    const x = this.fbX;
+    accumulatePaths(this.fbAcc, this.fbLen, a, x === null ? 0 : x.length >> 1); // boundsBegin sized acc and len for these
     this.fbDirSet = 0;
   }
 
@@ -281,30 +290,44 @@ export class ContactPotential implements ContactTerm {
 
   /** Whether farAt skips candidate k at the iterate + alpha · the registered direction (tests and tools). */
   isFar(k: number, alpha: number): boolean {
-    this.fb[FB_ALPHA] = alpha;
-    return this.fbOn === 1 && farAt(this.kind, this.node, k, this.fbRef, this.fbRefA, this.fbAcc, this.fbLen, this.fb);
+    return this.fbOn === 1 && farAt(this.kind, this.node, k, this.fbRef, this.fbRefA, this.fbAcc, this.fbLen, Float64Array.of(alpha), 0);
   }
 
-  /** Where x is: the solve's iterate (AT_ITERATE), its trial point (AT_TRIAL), or any point (AT_ANY); sets fb's α. */
+  /** Where x is: the solve's iterate (AT_ITERATE), its trial point (AT_TRIAL), or any point (AT_ANY). */
   private boundMode(x: Float64Array): number {
     let mode = AT_ANY;
     if (this.fbOn === 1) {
       if (x === this.fbX) mode = AT_ITERATE;
       else if (x === this.fbTrial && this.fbDirSet === 1) mode = AT_TRIAL;
     }
-    this.fb[FB_ALPHA] = mode === AT_TRIAL ? this.fb[FB_TRIAL]! : 0;
     return mode;
   }
 
-  /** Candidate k's reference at the iterate, from its exact distance there in KQ[KQ_D] (farAt's slack). */
-  private setRef(k: number): void {
+  /**
+   * Candidate k's reference at the iterate x, from its exact distance there in KQ[KQ_D] (farAt's
+   * slack). The margin, 1 nm + 10⁻¹² × the larger of 1 m + |d| and its coordinates' size, is far above the
+   * rounding of its distances and of its nodes' motion within a solve.
+   */
+  private setRef(k: number, x: Float64Array): void {
     const d = KQ[KQ_D]!, o = NG * k, kd = this.kind[k]!, G = this.geo, nd = this.node, acc = this.fbAcc, rA = this.fbRefA;
     const lipschitz = kd === KIND_PLANE || kd === KIND_CIRCLE || G[o + G_KB]! > 0;
     let thr = G[o + G_R]!;
     if (G[o + G_KB]! > 0 && G[o + G_DB]! > thr) thr = G[o + G_DB]!;
-    const slack = d - thr - this.fb[FB_MARGIN]!;
+    let c = 1 + Math.abs(d); // a double from the start (a small integer first deoptimized this method)
+    for (let j = 0; j < 3; j++) {
+      const i = nd[3 * k + j]!;
+      if (i < 0) continue;
+      const ax = Math.abs(x[2 * i]!), ay = Math.abs(x[2 * i + 1]!);
+      if (ax > c) c = ax;
+      if (ay > c) c = ay;
+    }
+    for (let j = 0; j < 4; j++) {
+      const g = Math.abs(G[o + G_A + j]!); // the surface: plane, circle or segment (0 for a body edge)
+      if (g > c) c = g;
+    }
+    const slack = d - thr - (1e-9 + 1e-12 * c);
     const grad = kd === KIND_PLANE ? Math.sqrt(G[o]! * G[o]! + G[o + 1]! * G[o + 1]!) : 1;
-    this.fbRef[k] = lipschitz && !(G[o + G_ML]! > 0) ? slack / grad : -Infinity;
+    this.fbRef[k] = lipschitz && !(G[o + G_ML]! > 0) ? slack / grad : NO_REF;
     const a = nd[3 * k + 1]!, b = nd[3 * k + 2]!;
     rA[3 * k] = acc[nd[3 * k]!]!;
     rA[3 * k + 1] = a >= 0 ? acc[a]! : 0;
@@ -546,14 +569,15 @@ export class ContactPotential implements ContactTerm {
   energyTo(x: Float64Array, out: Float64Array): void {
     let E = 0;
     const G = this.geo, q = KQ, kind = this.kind, nd = this.node;
-    const mode = this.boundMode(x), ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen, fb = this.fb;
+    const mode = this.boundMode(x), ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen;
+    const alpha = mode === AT_TRIAL ? this.fbAlpha : this.fb, ai = mode === AT_TRIAL ? 0 : FB_ZERO;
     const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
     for (let k = 0; k < this.total; k++) {
       const o = NG * k;
       // out of reach (no friction): its energy is +0, and E + 0 = E
-      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, fb))) continue;
+      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha, ai))) continue;
       candidateGeom(kind, nd, G, k, x, q);
-      if (mode === AT_ITERATE) this.setRef(k);
+      if (mode === AT_ITERATE) this.setRef(k, x);
       normalEnergyQ(G, k);
       E += q[KQ_E]!;
       const ml = G[o + G_ML]!;
@@ -571,14 +595,15 @@ export class ContactPotential implements ContactTerm {
   /** gU += ∂E/∂x. */
   gradient(x: Float64Array, gU: Float64Array, held: Uint8Array | null = null): void {
     const G = this.geo, q = KQ, nd = this.node, kind = this.kind;
-    const mode = this.boundMode(x), ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen, fb = this.fb;
+    const mode = this.boundMode(x), ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen;
+    const alpha = mode === AT_TRIAL ? this.fbAlpha : this.fb, ai = mode === AT_TRIAL ? 0 : FB_ZERO;
     const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
     for (let k = 0; k < this.total; k++) {
       if (held !== null && held[nd[3 * k]!] === 1) continue; // a held island's pair
       const o = NG * k;
-      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, fb))) continue; // zero force, no friction
+      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha, ai))) continue; // zero force, no friction
       candidateGeom(kind, nd, G, k, x, q);
-      if (mode === AT_ITERATE) this.setRef(k);
+      if (mode === AT_ITERATE) this.setRef(k, x);
       dEddQ(G, k);
       const fn = q[KQ_E]!; // ∂E/∂d
       if (fn !== 0) {
@@ -709,12 +734,13 @@ export class ContactPotential implements ContactTerm {
   /** values += scale · (the PSD Hessian of every candidate but those of held particles), through the slots of computeSlots. */
   hessian(x: Float64Array, scale: number, values: Float64Array, held: Uint8Array | null = null): void {
     const s = this.slots, H = this.H, nd = this.node;
-    const mode = this.boundMode(x), ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen, fb = this.fb;
+    const mode = this.boundMode(x), ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen;
+    const alpha = mode === AT_TRIAL ? this.fbAlpha : this.fb, ai = mode === AT_TRIAL ? 0 : FB_ZERO;
     const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
     const kind = this.kind;
     for (let k = 0; k < this.total; k++) {
       if (held !== null && held[nd[3 * k]!] === 1) continue; // a held island's pair (its nodes share one island)
-      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, fb))) continue; // zero curvature, no friction
+      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha, ai))) continue; // zero curvature, no friction
       const major = this.major[k] === 1;
       if (major) this.localMajorizer(k, x, H);
       else this.localHessian(k, x, H);
@@ -781,11 +807,10 @@ export class ContactPotential implements ContactTerm {
     // along the registered direction from the iterate: a candidate out of reach over the whole step
     // (α = 1) neither reaches its surface nor its floor
     const along = this.fbOn === 1 && this.fbDirSet === 1 && x === this.fbX && dx === this.fbDir;
-    const ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen, fb = this.fb, flag = this.fbFlag;
-    fb[FB_ALPHA] = 1;
+    const ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen, flag = this.fbFlag, alpha = this.fb, ai = FB_ONE;
     for (let k = 0; k < this.total; k++) {
       if (along) {
-        const far = farAt(kind, nd, k, ref, refA, acc, len, fb);
+        const far = farAt(kind, nd, k, ref, refA, acc, len, alpha, ai);
         flag[k] = far ? 1 : 0;
         if (far) continue;
       }

@@ -49,16 +49,15 @@ export interface ContactTerm {
   stickAddRhs(x: Float64Array, scale: number, rhs: Float64Array): void;
   stickMark(x: Float64Array, dx: Float64Array): void;
   /**
-   * Far candidates (src/collision/implicit.ts, docs/contact.md): the solver registers its iterate
-   * and trial buffers at a solve's start (boundsBegin), each line search's direction
-   * (boundsDirection), each trial's α (boundsTrial) and each accepted α (boundsAccept; α in [0] of
-   * the array: a double argument would be boxed), and ends
-   * with boundsEnd. Energy, gradient, Hessian and maxStep then skip the candidates whose terms are
-   * certainly zero there (bit-identical results); at any other point they compute every candidate.
+   * Far candidates (src/collision/implicit.ts, docs/contact.md): the solver registers its iterate and
+   * trial buffers and the array whose [0] holds a trial's α while the trial is evaluated, at a
+   * solve's start (boundsBegin), each line search's direction (boundsDirection) and each accepted α
+   * (boundsAccept, α in [0]: a double argument would be boxed), and ends with boundsEnd. Energy,
+   * gradient, Hessian and maxStep then skip the candidates whose terms are certainly zero there
+   * (bit-identical results); at any other point they compute every candidate.
    */
-  boundsBegin(x: Float64Array, trial: Float64Array): void;
+  boundsBegin(x: Float64Array, trial: Float64Array, alpha: Float64Array): void;
   boundsDirection(dir: Float64Array): void;
-  boundsTrial(alpha: Float64Array): void;
   boundsAccept(alpha: Float64Array): void;
   boundsEnd(): void;
 }

@@ -512,7 +512,7 @@ export class NewtonSolver {
     // Φ combined here (as in phiOf), not returned from a call: a returned double is boxed
     const ph = this.ph, en = this.en, dp = this.dp, dragB = this.dragB;
     // far contact candidates are skipped at x and its trials (bit-identical; src/collision/implicit.ts)
-    if (contact) contact.boundsBegin(x, trial);
+    if (contact) contact.boundsBegin(x, trial, sc); // sc[0] is each trial's α (trialPoint)
     this.phiParts(model, x);
     let phi = 0.5 * ph[0]! + h * h * en[0]! + 0.5 * h * (dragB * ph[1]! + dp[0]!);
     this.phiHistory[0] = phi;
@@ -591,7 +591,6 @@ export class NewtonSolver {
         const more = k < MAX_HALVINGS;
         sc[0] = alpha;
         trialPoint(n, x, sc, dir, trial);
-        if (contact) contact.boundsTrial(sc); // α in sc[0]
         // without line search the full step is taken as it is (no Armijo test)
         this.phiParts(model, trial);
         phiTrial = 0.5 * ph[0]! + h * h * en[0]! + 0.5 * h * (dragB * ph[1]! + dp[0]!);
