@@ -63,16 +63,20 @@ const NS = 21;
 /** Minimum capacity of the candidate buffers. */
 const MIN_CAP = 64;
 
-/** Offsets of ContactPotential.fb (far candidates): α = 0 (at the iterate) and α = 1 (the whole step, maxStep). */
-const FB_ZERO = 0;
-const FB_ONE = 1;
-/** Evaluation point of a candidate loop (ContactPotential.boundMode): exact, the solve's iterate, its trial point. */
+/**
+ * α of the far test (farAt reads [0]) at the iterate (0) and over a whole step (1, maxStep); at a trial
+ * point, the solver's own array. Arrays, so that no method copies a double (interpreted, each copy is
+ * a heap number).
+ */
+const ALPHA_ZERO = Float64Array.of(0);
+const ALPHA_ONE = Float64Array.of(1);
 /**
  * fbRef of a candidate without a reference. A module constant: `-Infinity` written in a method is a
  * negation computed on each call, and boundsBegin (once per solve, never optimized) boxed its result
  * (the allocation gate's pile: 16 B a solve).
  */
 const NO_REF = -Infinity;
+/** Evaluation point of a candidate loop (ContactPotential.boundMode): exact, the solve's iterate, its trial point. */
 const AT_ANY = 0;
 const AT_ITERATE = 1;
 const AT_TRIAL = 2;
@@ -98,12 +102,12 @@ function accumulatePaths(acc: Float64Array, len: Float64Array, a: Float64Array, 
  */
 function farAt(
   kind: Uint8Array, nd: Int32Array, k: number, slack: Float64Array, refA: Float64Array,
-  acc: Float64Array, len: Float64Array, alpha: Float64Array, ai: number,
+  acc: Float64Array, len: Float64Array, alpha: Float64Array,
 ): boolean {
   // Every comparison runs on every call, with no early return: a comparison first reached late in a
   // game (the warm-up world has no far candidate) deoptimized each loop that inlines this one.
   // m ≥ 0 (path lengths only grow), so a candidate without a reference (slack −∞) is never far.
-  const S = slack[k]!, al = alpha[ai]!; // α in an array: a double argument of a call that is not inlined is boxed
+  const S = slack[k]!, al = alpha[0]!; // α in an array: a double argument of a call that is not inlined is boxed
   const p = nd[3 * k]!;
   let m = acc[p]! - refA[3 * k]! + al * len[p]!;
   if (kind[k] === KIND_EDGE) {
@@ -224,10 +228,8 @@ export class ContactPotential implements ContactTerm {
   private fbX: Float64Array | null = null;
   private fbTrial: Float64Array | null = null;
   private fbDir: Float64Array | null = null;
-  /** FB_ZERO, FB_ONE: constants, so that no method copies a double (interpreted, each copy is a heap number). */
-  private readonly fb = Float64Array.of(0, 1);
   /** The solver's array whose [0] is the α of the trial point whenever a loop runs at `fbTrial`. */
-  private fbAlpha: Float64Array = this.fb;
+  private fbAlpha: Float64Array = ALPHA_ZERO;
   /** Per node: the length of the path its iterates took in this solve (Σ α |dir_i|, an upper bound). */
   private fbAcc: Float64Array = new Float64Array(0);
   /** Per node: |dir_i| of the registered direction. */
@@ -290,7 +292,7 @@ export class ContactPotential implements ContactTerm {
 
   /** Whether farAt skips candidate k at the iterate + alpha · the registered direction (tests and tools). */
   isFar(k: number, alpha: number): boolean {
-    return this.fbOn === 1 && farAt(this.kind, this.node, k, this.fbRef, this.fbRefA, this.fbAcc, this.fbLen, Float64Array.of(alpha), 0);
+    return this.fbOn === 1 && farAt(this.kind, this.node, k, this.fbRef, this.fbRefA, this.fbAcc, this.fbLen, Float64Array.of(alpha));
   }
 
   /** Where x is: the solve's iterate (AT_ITERATE), its trial point (AT_TRIAL), or any point (AT_ANY). */
@@ -570,12 +572,12 @@ export class ContactPotential implements ContactTerm {
     let E = 0;
     const G = this.geo, q = KQ, kind = this.kind, nd = this.node;
     const mode = this.boundMode(x), ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen;
-    const alpha = mode === AT_TRIAL ? this.fbAlpha : this.fb, ai = mode === AT_TRIAL ? 0 : FB_ZERO;
+    const alpha = mode === AT_TRIAL ? this.fbAlpha : ALPHA_ZERO;
     const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
     for (let k = 0; k < this.total; k++) {
       const o = NG * k;
       // out of reach (no friction): its energy is +0, and E + 0 = E
-      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha, ai))) continue;
+      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha))) continue;
       candidateGeom(kind, nd, G, k, x, q);
       if (mode === AT_ITERATE) this.setRef(k, x);
       normalEnergyQ(G, k);
@@ -596,12 +598,12 @@ export class ContactPotential implements ContactTerm {
   gradient(x: Float64Array, gU: Float64Array, held: Uint8Array | null = null): void {
     const G = this.geo, q = KQ, nd = this.node, kind = this.kind;
     const mode = this.boundMode(x), ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen;
-    const alpha = mode === AT_TRIAL ? this.fbAlpha : this.fb, ai = mode === AT_TRIAL ? 0 : FB_ZERO;
+    const alpha = mode === AT_TRIAL ? this.fbAlpha : ALPHA_ZERO;
     const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
     for (let k = 0; k < this.total; k++) {
       if (held !== null && held[nd[3 * k]!] === 1) continue; // a held island's pair
       const o = NG * k;
-      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha, ai))) continue; // zero force, no friction
+      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha))) continue; // zero force, no friction
       candidateGeom(kind, nd, G, k, x, q);
       if (mode === AT_ITERATE) this.setRef(k, x);
       dEddQ(G, k);
@@ -735,12 +737,12 @@ export class ContactPotential implements ContactTerm {
   hessian(x: Float64Array, scale: number, values: Float64Array, held: Uint8Array | null = null): void {
     const s = this.slots, H = this.H, nd = this.node;
     const mode = this.boundMode(x), ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen;
-    const alpha = mode === AT_TRIAL ? this.fbAlpha : this.fb, ai = mode === AT_TRIAL ? 0 : FB_ZERO;
+    const alpha = mode === AT_TRIAL ? this.fbAlpha : ALPHA_ZERO;
     const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
     const kind = this.kind;
     for (let k = 0; k < this.total; k++) {
       if (held !== null && held[nd[3 * k]!] === 1) continue; // a held island's pair (its nodes share one island)
-      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha, ai))) continue; // zero curvature, no friction
+      if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha))) continue; // zero curvature, no friction
       const major = this.major[k] === 1;
       if (major) this.localMajorizer(k, x, H);
       else this.localHessian(k, x, H);
@@ -807,10 +809,10 @@ export class ContactPotential implements ContactTerm {
     // along the registered direction from the iterate: a candidate out of reach over the whole step
     // (α = 1) neither reaches its surface nor its floor
     const along = this.fbOn === 1 && this.fbDirSet === 1 && x === this.fbX && dx === this.fbDir;
-    const ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen, flag = this.fbFlag, alpha = this.fb, ai = FB_ONE;
+    const ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen, flag = this.fbFlag, alpha = ALPHA_ONE;
     for (let k = 0; k < this.total; k++) {
       if (along) {
-        const far = farAt(kind, nd, k, ref, refA, acc, len, alpha, ai);
+        const far = farAt(kind, nd, k, ref, refA, acc, len, alpha);
         flag[k] = far ? 1 : 0;
         if (far) continue;
       }
