@@ -26,24 +26,30 @@
  * Updated a fifth time, on purpose, for chord iterations in the direct path's slow tails
  * (NewtonSolver.slowChord, docs/solver.md "Stop 23": other iterates, the same stopping rule):
  * largest position change 2.0 µm ('pile'), 6.1 µm ('cloth'); the other scenes kept their hashes.
+ * Updated a sixth time, on purpose, for rest chords (NewtonSolver.restChord, docs/solver.md "Stop 25": a
+ * step that follows a converged solve, near where that solve's Hessian was assembled, starts with a
+ * chord iteration on its factor): largest position change 2.4e-8 m ('pile'), 2.8e-9 m ('cloth'),
+ * 3.0e-8 m ('slope 15'); the other scenes kept their hashes. With rest chords off the three scenes
+ * still hash to the values before (checked below).
  */
 import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { makeJellyPile } from '../src/cli/bench-jellies';
 import { meshBox, meshSheet } from '../src/mesh';
+import { setRestChord } from './support/rest-chord';
 
 /** 10 jellies × 50 triangles in a box of half-planes, game mode (implicit contact), 150 steps. */
-function pile(): PhysicsWorld {
-  const w = new PhysicsWorld({});
+function pile(rest = true): PhysicsWorld {
+  const w = setRestChord(new PhysicsWorld({}), rest);
   makeJellyPile(w, 10, 50);
   for (let s = 0; s < 150; s++) w.step();
   return w;
 }
 
 /** test/contact.test.ts's cloth pinned along its top draping over a circle, 120 steps. */
-function cloth(): PhysicsWorld {
-  const w = new PhysicsWorld({});
+function cloth(rest = true): PhysicsWorld {
+  const w = setRestChord(new PhysicsWorld({}), rest);
   w.contacts.enabled = true;
   w.contacts.friction = 0.3;
   w.addCircleCollider(0, 0, 0.3);
@@ -62,8 +68,8 @@ function cloth(): PhysicsWorld {
 }
 
 /** test/contact.test.ts's jelly on a slope (half-plane, friction 0.5), 120 steps. */
-function slope(angleDeg: number): PhysicsWorld {
-  const w = new PhysicsWorld({});
+function slope(angleDeg: number, rest = true): PhysicsWorld {
+  const w = setRestChord(new PhysicsWorld({}), rest);
   w.contacts.enabled = true;
   w.contacts.friction = 0.5;
   const a = (angleDeg * Math.PI) / 180, c = Math.cos(a), s = Math.sin(a);
@@ -83,8 +89,8 @@ function slope(angleDeg: number): PhysicsWorld {
 }
 
 /** test/contact.test.ts's COR 1 room (half-planes, segment, circle, polygon; velocity filter), 600 steps. */
-function corRoom(): PhysicsWorld {
-  const w = new PhysicsWorld({ gravity: null });
+function corRoom(rest = true): PhysicsWorld {
+  const w = setRestChord(new PhysicsWorld({ gravity: null }), rest);
   w.contacts.enabled = true;
   w.contacts.cor = 1;
   w.contacts.friction = 0;
@@ -99,8 +105,8 @@ function corRoom(): PhysicsWorld {
 }
 
 /** COR 0.5 shots at 100 m/s on a rising segment (CCD in the filter), 12 steps each. */
-function corShots(): PhysicsWorld {
-  const w = new PhysicsWorld({ gravity: null });
+function corShots(rest = true): PhysicsWorld {
+  const w = setRestChord(new PhysicsWorld({ gravity: null }), rest);
   w.contacts.enabled = true;
   w.contacts.cor = 0.5;
   const seg = w.addSegmentCollider(-1, 0, 1, 0);
@@ -115,8 +121,8 @@ function corShots(): PhysicsWorld {
 }
 
 /** Two jellies (COR 0: implicit contact) dropped on a moving segment and a rotating circle and polygon. */
-function colliders(): PhysicsWorld {
-  const w = new PhysicsWorld({});
+function colliders(rest = true): PhysicsWorld {
+  const w = setRestChord(new PhysicsWorld({}), rest);
   w.contacts.enabled = true;
   w.addHalfplane(0, -1, 0, 1);
   const seg = w.addSegmentCollider(-1.2, 0, 0, -0.2);
@@ -140,19 +146,38 @@ function colliders(): PhysicsWorld {
   return w;
 }
 
+/**
+ * Largest position change the rest chords may make in each scene whose hash they changed: the Newton
+ * tolerance, 1e-6 × the scene's size of about 1 m (measured 2.4e-8, 2.8e-9 and 3.0e-8 m).
+ */
+const REST_CHORD_CHANGE: Record<string, number> = { pile: 1e-6, cloth: 1e-6, 'slope 15': 1e-6 };
+
 const GOLDEN: Record<string, string> = {
-  pile: 'e94e38587ad9cac27edfefbc6756fd7a',
-  cloth: '99254bb0389599e6ef9b0d011f0fa6e3',
-  'slope 15': '3c0045b1c033331d02d9687a0ee0791d',
+  pile: '2ad6ffcfadbba56cae872b2b90c1ee5f',
+  cloth: '8fab84cdc92e76137231e2bde49d983c',
+  'slope 15': '43157822c5d08a18a8be3452181f0cc5',
   'slope 40': '8bc87cdd8a788b5dd9642be6e83ef4c7',
   'cor room': '80bbe4fcc232ff92e4050f35ddf75abe',
   'cor shots': 'cd478f55744f99974eb24e454f581316',
   colliders: '58ba7af270dce98be2472137bf3743b4',
 };
 
-const SCENES: Record<string, () => PhysicsWorld> = {
-  pile, cloth, 'slope 15': () => slope(15), 'slope 40': () => slope(40), 'cor room': corRoom, 'cor shots': corShots, colliders,
+/** Hashes with rest chords off: the code before them (the GOLDEN of the fifth update). */
+const BEFORE_REST_CHORD: Record<string, string> = {
+  pile: 'e94e38587ad9cac27edfefbc6756fd7a',
+  cloth: '99254bb0389599e6ef9b0d011f0fa6e3',
+  'slope 15': '3c0045b1c033331d02d9687a0ee0791d',
 };
+
+const SCENES: Record<string, (rest?: boolean) => PhysicsWorld> = {
+  pile, cloth, 'slope 15': (rest) => slope(15, rest), 'slope 40': (rest) => slope(40, rest), 'cor room': corRoom, 'cor shots': corShots, colliders,
+};
+
+function maxDiff(a: Float64Array, b: Float64Array): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i]! - b[i]!));
+  return d;
+}
 
 describe('contact bit-exactness (hashes recorded before the V8 allocation rewrite)', () => {
   for (const [name, make] of Object.entries(SCENES)) {
@@ -160,6 +185,17 @@ describe('contact bit-exactness (hashes recorded before the V8 allocation rewrit
       const d = digest(make());
       if (process.env.PRINT_GOLDEN) console.log(`GOLDEN '${name}': '${d}',`);
       expect(d).toBe(GOLDEN[name]);
+    });
+  }
+  for (const [name, before] of Object.entries(BEFORE_REST_CHORD)) {
+    it(`${name}, rest chords off: the hash before them; with them, positions within REST_CHORD_CHANGE`, () => {
+      const off = SCENES[name]!(false);
+      expect(digest(off)).toBe(before);
+      const on = SCENES[name]!(true);
+      const dx = maxDiff(on.readPositions(), off.readPositions());
+      if (process.env.PRINT_GOLDEN) console.log(`rest chord change '${name}': ${dx}`);
+      expect(dx).toBeGreaterThan(0);
+      expect(dx).toBeLessThan(REST_CHORD_CHANGE[name]!);
     });
   }
 });

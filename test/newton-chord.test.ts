@@ -11,7 +11,11 @@
  *   - the direct LDLᵀ path (below pcgMinDofs) takes none in a fast-converging solve (a jelly
  *     without contact), and takes them in a landing pile's slow tails (NewtonSolver.slowChord:
  *     past the stick-prediction iterations, full steps shrinking by less than half), with the same
- *     Newton iterations and states within a fiftieth of a particle radius of Newton's alone.
+ *     Newton iterations and states within a fiftieth of a particle radius of Newton's alone;
+ *   - rest chords (NewtonSolver.restChord: a step that follows a converged solve, near where that
+ *     solve's Hessian was assembled, starts with a chord iteration on its factor) happen in a settling
+ *     jelly and keep its states within the Newton tolerance; none in free flight or with linearized
+ *     implicit Euler (one Newton step by definition).
  */
 import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +24,8 @@ import { buildJelly } from '../src/cli/bench-jellies';
 import { buildScene } from '../src/cli/bench-scenes';
 import type { NewtonSolver } from '../src/solver/newton';
 import { MATERIAL_NAMES, type MaterialName } from '../src/elements';
+import { meshBox } from '../src/mesh';
+import { setRestChord } from './support/rest-chord';
 
 /** test/solver-bitexact.test.ts's PCG jelly (200 triangles, shear kick), with the given chordWithin. */
 function jelly(material: MaterialName, kick: number, chordWithin: number, triangles = 200): PhysicsWorld {
@@ -40,18 +46,20 @@ interface Run {
   unconverged: number;
   cgIters: number;
   chords: number;
+  /** Of the chords, rest chords (the direct path's first iteration of a step). */
+  restChords: number;
 }
 
 function run(w: PhysicsWorld, steps: number): Run {
   const newton = w.newtonSolver();
-  const cg0 = newton.cgItersTotal, ch0 = newton.chordIters;
+  const cg0 = newton.cgItersTotal, ch0 = newton.chordIters, r0 = newton.restChordIters;
   let newtonIters = 0, unconverged = 0;
   for (let s = 0; s < steps; s++) {
     w.step();
     newtonIters += w.lastStats.newtonIters;
     if (!w.lastStats.converged) unconverged++;
   }
-  return { w, newtonIters, unconverged, cgIters: newton.cgItersTotal - cg0, chords: newton.chordIters - ch0 };
+  return { w, newtonIters, unconverged, cgIters: newton.cgItersTotal - cg0, chords: newton.chordIters - ch0, restChords: newton.restChordIters - r0 };
 }
 
 function maxDiff(a: Float64Array, b: Float64Array): number {
@@ -60,7 +68,7 @@ function maxDiff(a: Float64Array, b: Float64Array): number {
   return d;
 }
 
-describe('Newton chord iterations (PCG path)', () => {
+describe('Newton chord iterations (PCG path; the direct path\'s slow tails and rest chords)', () => {
   it('chordWithin = 0 is the solver before chord iterations, bit for bit', () => {
     // the GOLDEN hashes of test/solver-bitexact.test.ts before chord iterations (commit 8e0fb27)
     const before: [MaterialName, string][] = [
@@ -100,14 +108,47 @@ describe('Newton chord iterations (PCG path)', () => {
     expect(maxDiff(on.w.readPositions(), off.w.readPositions())).toBeLessThan(1e-7);
   });
 
-  it('the direct LDLᵀ path takes no chord iteration in a fast-converging solve (a jelly without contact)', () => {
+  it('the direct LDLᵀ path takes no slow-tail chord iteration in a fast-converging solve (a jelly without contact)', () => {
     const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
     buildJelly(400, w);
     w.step();
     const r = run(w, 60);
     expect(r.newtonIters).toBeGreaterThan(60); // second iterations happened
-    expect(r.chords).toBe(0);
-    expect(w.lastStats.linearPath).toBe('ldlt');
+    expect(r.chords - r.restChords).toBe(0);
+  });
+
+  it('rest chords: a settling clamped jelly starts most steps on the last factor; the states stay within the Newton tolerance of Newton alone', () => {
+    const make = (on: boolean): PhysicsWorld => {
+      const w = setRestChord(new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' }), on);
+      buildJelly(400, w);
+      return w;
+    };
+    const off = run(make(false), 240), on = run(make(true), 240);
+    expect(off.restChords).toBe(0);
+    // measured: 176 rest chords in 240 steps; 400 Newton iterations against 396 (a chord step that
+    // does not finish its step is followed by Newton's); no unconverged step
+    expect(on.restChords).toBeGreaterThan(120);
+    expect(on.unconverged).toBe(0);
+    expect(on.newtonIters).toBeLessThanOrEqual(off.newtonIters + 10);
+    // the tolerance: 1e-6 × the 1 m jelly
+    expect(maxDiff(on.w.readPositions(), off.w.readPositions())).toBeLessThan(1e-6);
+  });
+
+  it('rest chords: none in free flight (each step moves every particle further than chordWithin tolerances), none with linearized implicit Euler', () => {
+    const free = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
+    const mesh = meshBox(0.5, 0.5, 6, 6);
+    const ids: number[] = [];
+    for (let v = 0; v < mesh.positions.length / 2; v++) ids.push(free.addParticle({ x: mesh.positions[2 * v]!, y: mesh.positions[2 * v + 1]!, m: 0 }));
+    for (let t = 0; t < mesh.triangles.length; t += 3) {
+      free.addTriangle(ids[mesh.triangles[t]!]!, ids[mesh.triangles[t + 1]!]!, ids[mesh.triangles[t + 2]!]!, { youngsModulus: 2e4, poissonRatio: 0.3, density: 100 });
+    }
+    const r = run(free, 60);
+    expect(r.newtonIters).toBeGreaterThanOrEqual(60);
+    expect(r.restChords).toBe(0);
+    const lin = new PhysicsWorld({ dt: 1 / 60, integrator: 'linearized-implicit-euler' });
+    buildJelly(400, lin);
+    const rl = run(lin, 240);
+    expect(rl.chords).toBe(0);
   });
 
   it('direct path, a landing pile (pile20, 45 steps): chord iterations in the slow tails, the same Newton iterations, states within 5e-4 m', () => {

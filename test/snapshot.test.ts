@@ -146,6 +146,24 @@ describe('snapshot and restore', () => {
     }, 3, 6);
   });
 
+  it('the direct path carries its rest-chord factor and the iterate it was assembled at', () => {
+    // a clamped jelly settled by 150 steps: its steps start with rest chords on the last Newton factor
+    const make = (): PhysicsWorld => {
+      const w = new PhysicsWorld({});
+      buildJelly(400, w);
+      return w;
+    };
+    const probe = make();
+    run(probe, 150);
+    const f = probe.newtonSolver().reusedFactor(probe.pipeline.ctx.workspace);
+    expect(f).not.toBeNull();
+    expect(f!.at.length).toBe(probe.pipeline.ctx.topology.ndof);
+    const r0 = probe.newtonSolver().restChordIters;
+    run(probe, 20);
+    expect(probe.newtonSolver().restChordIters - r0).toBeGreaterThan(10);
+    checkRestore(make, 150, 20);
+  });
+
   it('the state hash: equal worlds equal hashes, one bit of difference a different hash; restored twice, the same', () => {
     const a = new PhysicsWorld({});
     buildJelly(60, a);

@@ -13,16 +13,21 @@
  * checks that with chordWithin = 0 the PCG jellies still hash to the values recorded here before
  * (fosssim 901793e2…, neohookean 8c2ac18e…), and that the states with and without chord
  * iterations agree within the Newton tolerance.
+ * Re-recorded, the direct-LDLᵀ and squashed hashes: rest chords (NewtonSolver.restChord, docs/solver.md
+ * "Stop 25") start a step that follows a converged solve, near where that solve's Hessian was
+ * assembled, with a chord iteration on its factor. With rest chords off they hash as before, and the
+ * states with them agree within the Newton tolerance (checked below). The PCG hashes are unchanged.
  */
 import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { buildJelly } from '../src/cli/bench-jellies';
 import { MATERIAL_NAMES, type MaterialName } from '../src/elements';
+import { setRestChord } from './support/rest-chord';
 
 /** A 200-triangle jelly of the given material, kicked (shear velocity) so Newton takes several iterations. */
-function jelly(material: MaterialName, pcg: boolean, kick: number): PhysicsWorld {
-  const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
+function jelly(material: MaterialName, pcg: boolean, kick: number, rest = true): PhysicsWorld {
+  const w = setRestChord(new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' }), rest);
   buildJelly(200, w, material);
   const P = w.c.Particle;
   for (const e of w.lists.particles) if (P.fixed[e] === 0) P.vx[e] = kick * (P.y[e]! - 0.5);
@@ -34,8 +39,8 @@ function jelly(material: MaterialName, pcg: boolean, kick: number): PhysicsWorld
 }
 
 /** Stiff squashed jelly (test/newton.test.ts): many line-search halvings per step. */
-function squashed(): PhysicsWorld {
-  const w = new PhysicsWorld({ dt: 1 / 30, integrator: 'implicit-euler' });
+function squashed(rest = true): PhysicsWorld {
+  const w = setRestChord(new PhysicsWorld({ dt: 1 / 30, integrator: 'implicit-euler' }), rest);
   const ids: number[] = [];
   const N = 4, L = 0.2;
   const at = (k: number): [number, number] => [((k % (N + 1)) / N) * L, (Math.floor(k / (N + 1)) / N) * L];
@@ -54,14 +59,23 @@ function squashed(): PhysicsWorld {
   return w;
 }
 
-const GOLDEN: Record<string, string> = {
+/** The direct path's hashes with rest chords off: the code before them. */
+const BEFORE_REST_CHORD: Record<string, string> = {
   'fosssim ldlt': 'ac7609e1f75e0ae589da2711178307b3',
   'stvk ldlt': '701e481efadb2fb8ce880ca734fad328',
   'neohookean ldlt': 'b907b8329f34d28d0c465fdabe415a45',
   'corotational ldlt': 'f06662b849bdaf5477e5c8f1e193a267',
+  squashed: '36f36a2e0a34bdb405dd80f97dc60934',
+};
+
+const GOLDEN: Record<string, string> = {
+  'fosssim ldlt': 'b338bf3d693a601c48d4ab5d0543b0aa',
+  'stvk ldlt': '671e947de2f5fe8dc138677bd3e3d2fd',
+  'neohookean ldlt': '2af92b12163fb91723ff3a6213dd2842',
+  'corotational ldlt': '93e2f54e5638b6b08eb298c874ef8b81',
   'fosssim pcg': '6ff1eef62701d4aeaf753299ae7a7a6a',
   'neohookean pcg': '144b144fd4ecd2d7a1251b4afb315c23',
-  squashed: '36f36a2e0a34bdb405dd80f97dc60934',
+  squashed: '4452e858c4c739cf58cb7d007e18be06',
 };
 
 describe('Newton step restructuring is bit-identical', () => {
@@ -82,6 +96,27 @@ describe('Newton step restructuring is bit-identical', () => {
       expect(iters).toBeGreaterThan(200); // more than one Newton iteration on some steps
       if (process.env.PRINT_GOLDEN) console.log(`GOLDEN '${name}': '${digest(w)}',`);
       expect(digest(w)).toBe(GOLDEN[name]);
+    });
+  }
+  // rest chords (the direct path only) changed the direct-LDLᵀ and squashed hashes: off, they hash as before
+  const directCases: [string, (rest: boolean) => PhysicsWorld, number][] = [
+    ...MATERIAL_NAMES.map((m): [string, (rest: boolean) => PhysicsWorld, number] => [`${m} ldlt`, (rest) => jelly(m, false, 6, rest), 1]),
+    ['squashed', squashed, 0.2],
+  ];
+  for (const [name, make, size] of directCases) {
+    it(`${name}, rest chords off: the hash before them; with them, positions within the Newton tolerance`, () => {
+      const off = make(false), on = make(true);
+      for (let s = 0; s < 200; s++) {
+        off.step();
+        on.step();
+      }
+      expect(digest(off)).toBe(BEFORE_REST_CHORD[name]);
+      const p = on.readPositions(), q = off.readPositions();
+      let dx = 0;
+      for (let i = 0; i < p.length; i++) dx = Math.max(dx, Math.abs(p[i]! - q[i]!));
+      if (process.env.PRINT_GOLDEN) console.log(`rest chord change '${name}': ${dx}`);
+      expect(dx).toBeGreaterThan(0);
+      expect(dx).toBeLessThan(1e-6 * size); // the tolerance: 1e-6 × the jelly's size (m)
     });
   }
 });

@@ -153,6 +153,21 @@ export class NewtonSolver {
   slowChord = 0.5;
   /** Chord iterations since creation. */
   chordIters = 0;
+  /**
+   * Direct path, across steps: when the last solve ended after one full Newton iteration (a body
+   * at rest, or in free flight) and every particle's initial guess is within `chordWithin` step
+   * tolerances of where that solve's Hessian was assembled, the step's first iteration is a chord
+   * iteration on that factor (no assembly, no factorization); a step it does not finish goes on
+   * with Newton. False turns it off.
+   */
+  restChord = true;
+  /** Rest chord iterations since creation (counted in chordIters too). */
+  restChordIters = 0;
+  /** The last solve qualifies the next step for a rest chord (its factor and xFactor are current). */
+  private restReady = false;
+  /** The iterate at which the direct path's current factor was assembled, and that step's h (sc-free: a tagged number). */
+  private readonly xFactor: Float64Array;
+  private hFactor: number | null = null;
 
   private readonly xt: Float64Array;
   private readonly xtil: Float64Array;
@@ -217,6 +232,7 @@ export class NewtonSolver {
     this.g = new Float64Array(n);
     this.dir = new Float64Array(n);
     this.trial = new Float64Array(n);
+    this.xFactor = new Float64Array(n);
     this.zero = new Float64Array(n);
     this.md = new Float64Array(t.massMatrix === 'consistent' ? n : 0);
     this.mdOut = new Float64Array(t.massMatrix === 'consistent' ? n : 0);
@@ -261,6 +277,7 @@ export class NewtonSolver {
     for (let u = 0; u < t.uniformCount; u++) if (t.uniformKind[u] === UNIFORM_DRAG) b += t.uniform[3 * u + 2]!;
     this.dragB = b;
     this.precondStale = true;
+    this.restReady = false;
   }
 
   /**
@@ -384,24 +401,43 @@ export class NewtonSolver {
     ws.stats.linearPath = 'chord-ldlt';
   }
 
-  /** The PCG path's reused LDLᵀ factor (snapshots: it changes the next solves), or null when none is carried. */
-  reusedFactor(ws: Workspace): { Lx: Float64Array; D: Float64Array; stale: boolean } | null {
+  /**
+   * The factor a step carries to the next (snapshots: it changes the next solves), or null: the PCG
+   * path's reused factor (`at` empty), or the direct path's rest-chord factor with the iterate it
+   * was assembled at (`at`, only while the next step may take a rest chord).
+   */
+  reusedFactor(ws: Workspace): { Lx: Float64Array; D: Float64Array; stale: boolean; at: Float64Array } | null {
     const solver = ws.solver;
-    if (!this.precondValid || !solver || ws.lu || this.t.ndof < this.pcgMinDofs || !solver.ldlt.factored) return null;
-    return { Lx: solver.ldlt.Lx.slice(0, solver.ldlt.nnzL), D: solver.ldlt.D.slice(), stale: this.precondStale };
+    if (!solver || ws.lu || !solver.ldlt.factored) return null;
+    const pcgPath = this.t.ndof >= this.pcgMinDofs;
+    if (pcgPath ? !this.precondValid : !this.restReady) return null;
+    const ldlt = solver.ldlt;
+    return {
+      Lx: ldlt.Lx.slice(0, ldlt.nnzL), D: ldlt.D.slice(), stale: pcgPath && this.precondStale,
+      at: pcgPath ? new Float64Array(0) : this.xFactor.slice(),
+    };
   }
 
-  /** Forget the reused factor (snapshots of a world that had none): the next solve factors anew. */
+  /** Forget the carried factor (snapshots of a world that had none): the next solve factors anew. */
   dropReusedFactor(): void {
     this.precondValid = false;
     this.precondStale = true;
+    this.restReady = false;
   }
 
-  /** Put a reused factor back (snapshots); false when it does not fit this topology's factor. */
-  restoreFactor(ws: Workspace, f: { Lx: Float64Array; D: Float64Array; stale: boolean }): boolean {
+  /** Put a carried factor back (snapshots; h: the world's step); false when it does not fit this topology's factor. */
+  restoreFactor(ws: Workspace, f: { Lx: Float64Array; D: Float64Array; stale: boolean; at: Float64Array }, h: number): boolean {
+    this.dropReusedFactor();
+    if (f.at.length !== 0 && f.at.length !== this.t.ndof) return false;
     if (!ws.solver || !ws.solver.ldlt.loadFactor(f.Lx, f.D)) return false;
-    this.precondValid = true;
-    this.precondStale = f.stale;
+    if (f.at.length === 0) {
+      this.precondValid = true;
+      this.precondStale = f.stale;
+    } else {
+      this.xFactor.set(f.at);
+      this.hFactor = h * h; // as step() computes h2
+      this.restReady = true;
+    }
     return true;
   }
 
@@ -530,6 +566,14 @@ export class NewtonSolver {
     // held islands (no free particle): zero rows of g and of every direction, so neither assembled nor factored
     this.findHeldIslands(model, ws);
     let slowNext = false;
+    // a rest chord (restChord): the last solve ended after one full iteration, its factor is this
+    // pattern's, and no particle's guess moved more than chordWithin tolerances from where it was assembled
+    const solver0 = ws.solver;
+    maxAbsDiff(n, x, this.xFactor, sc);
+    let restNext = this.restChord && this.restReady && this.hFactor === this.h2 && maxIters > 1 &&
+      solver0 !== null && !ws.lu && t.ndof < this.pcgMinDofs && solver0.ldlt.factored && sc[0]! <= chordTol;
+    this.restReady = false;
+    let lastFull = false;
     while (iters < maxIters) {
       this.gradient(model, x, g);
       sumSquares(n, g, sc);
@@ -545,13 +589,17 @@ export class NewtonSolver {
       // type feedback; the allocation gate's pile, step 9).
       const solver = ws.solver;
       const directReady = solver !== null && !ws.lu && t.ndof < this.pcgMinDofs && solver.ldlt.factored;
-      let chord: boolean = predicted === 0 && ((chordNext && this.chordReady(ws)) || (slowNext && directReady));
+      let chord: boolean = predicted === 0 && ((chordNext && this.chordReady(ws)) || (slowNext && directReady) || restNext);
+      const restIter = chord && restNext;
+      restNext = false;
       // The direction. When the predicted model gives no descent direction, Newton's own instead:
       // a second pass through the same calls, not a branch of its own (a branch first taken late in
       // a game deoptimized this method: the allocation gate's pile, step 19).
       for (;;) {
         if (!chord) {
           this.assemble(model, x, settings.projection, ws);
+          this.xFactor.set(x);
+          this.hFactor = this.h2;
           if (prof) this.lap(LAP_ASSEMBLY);
         }
         negateInto(n, g, trial);
@@ -630,7 +678,10 @@ export class NewtonSolver {
       const small = alpha * dmax <= stepTol;
       if (stick) stick.stickKeep(!(predicted > 0 && (full || small)));
       if (this.phiCount < this.phiHistory.length) this.phiHistory[this.phiCount++] = phi;
-      if (small && predicted === 0) {
+      lastFull = full;
+      if (restIter) this.restChordIters++;
+      // a rest chord ends the solve only when taken whole (a cut chord step says the old factor is off)
+      if (small && predicted === 0 && (full || !restIter)) {
         converged = true;
         break;
       }
@@ -649,6 +700,9 @@ export class NewtonSolver {
     // limit: after a deopt of the driver, later calls enter that OSR code at this loop, so the
     // interpreter sees no back edges and the driver may stay unoptimized (a few hundred B/step).
     if (contact) contact.boundsEnd();
+    maxAbsDiff(n, x, this.xFactor, sc);
+    this.restReady = converged && lastFull && ws.solver !== null && !ws.lu &&
+      t.ndof < this.pcgMinDofs && ws.solver.ldlt.factored && sc[0]! <= chordTol;
     const fixed = t.fixed;
     for (let i = 0; i < n; i++) {
       const vi = (x[i]! - xt[i]!) / h;
@@ -728,6 +782,15 @@ function springDirections(count: number, nodes: Int32Array, x: Float64Array, nh:
     const l = Math.sqrt(dx * dx + dy * dy);
     nh[2 * e] = l > 0 ? dx / l : 0;
     nh[2 * e + 1] = l > 0 ? dy / l : 0;
+  }
+}
+
+/** sc[0] = max |a − b|. */
+function maxAbsDiff(n: number, a: Float64Array, b: Float64Array, sc: Float64Array): void {
+  sc[0] = 0;
+  for (let i = 0; i < n; i++) {
+    const d = Math.abs(a[i]! - b[i]!), m = sc[0]!;
+    sc[0] = d > m ? d : m;
   }
 }
 

@@ -150,9 +150,9 @@ export class Pipeline {
     if (this.ctx.topologyDirty) rebuildTopology(this);
   }
 
-  /** Put a reused PCG factor back (snapshots). */
-  restoreFactor(f: { Lx: Float64Array; D: Float64Array; stale: boolean }): boolean {
-    return newtonSolverOf(this.ctx).restoreFactor(this.ctx.workspace, f);
+  /** Put a carried factor back (snapshots). */
+  restoreFactor(f: { Lx: Float64Array; D: Float64Array; stale: boolean; at: Float64Array }): boolean {
+    return newtonSolverOf(this.ctx).restoreFactor(this.ctx.workspace, f, this.ctx.dt);
   }
 
   /** One fixed step of ctx.dt. */

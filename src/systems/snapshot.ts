@@ -6,8 +6,8 @@
  * restore get the same ids); every engine entity's component data, list by list in creation
  * order; and the state the step carries from one step to the next — contact (settings, polygon
  * vertices, the contact boundary's orientation, the pattern book, the topology's contact pairs, the
- * last step's active contacts), the pointer anchors, for systems solved by PCG, the reused LDLᵀ
- * factor, and sleeping's settings and state when they are not a fresh world's. Derived data (topology, pattern, ordering, symbolic factorization) is rebuilt on restore
+ * last step's active contacts), the pointer anchors, the LDLᵀ factor the next step reuses (PCG's
+ * preconditioner, or the direct path's rest-chord factor), and sleeping's settings and state when they are not a fresh world's. Derived data (topology, pattern, ordering, symbolic factorization) is rebuilt on restore
  * and comes out the same, because it is a function of what is stored.
  *
  * Not in a snapshot: user systems (code), a game's own components, and what a step recomputes
@@ -37,9 +37,11 @@ import type { SleepState } from './sleep';
  * Snapshot format version: bump on any layout change (older snapshots are then refused with a clear message).
  * 2: the contact events carry more numbers per event (filters, sensors). 3: an optional sleep section at the end
  * (src/systems/sleep.ts), written only when the world's sleep settings or state differ from a fresh
- * world's, so a world without sleeping has the payload (and the state hash) of version 2.
+ * world's, so a world without sleeping has the payload (and the state hash) of version 2. 4: the factor section
+ * also carries the direct path's rest-chord factor and ends with the iterate it was assembled at (src/solver/newton.ts,
+ * restChord).
  */
-export const SNAPSHOT_FORMAT = 3;
+export const SNAPSHOT_FORMAT = 4;
 /** Tag of the sleep section. */
 const SLEEP_SECTION = 1;
 const MAGIC = 0x4e534c45; // 'ELSN' little-endian
@@ -65,8 +67,11 @@ export interface SnapshotData {
   stores: Map<keyof Components, Map<string, Field>>;
   contact: ContactState;
   anchors: { eid: Int32Array; target: Float64Array; k: Float64Array };
-  /** The reused LDLᵀ factor of the PCG path (L values, D), or null. */
-  factor: { Lx: Float64Array; D: Float64Array; stale: boolean } | null;
+  /**
+   * The LDLᵀ factor the next step reuses (L values, D), or null: the PCG path's preconditioner (`at`
+   * empty), or the direct path's rest-chord factor with the iterate it was assembled at.
+   */
+  factor: { Lx: Float64Array; D: Float64Array; stale: boolean; at: Float64Array } | null;
   /** Sleeping's settings and state, or null (a fresh world's: off, nothing asleep). */
   sleep: SleepState | null;
 }
@@ -116,7 +121,7 @@ export function snapshotPayload(p: Pipeline, ecs: World, extras: WorldExtras): U
   w.i32s(A.eid, A.count);
   w.f64s(A.target, 2 * A.count);
   w.f64s(A.k, A.count);
-  // the PCG path's reused factor
+  // the factor the next step reuses (the PCG path's, or the direct path's rest-chord factor)
   const f = ctx.newtonSolver?.reusedFactor(ctx.workspace) ?? null;
   w.u8(f ? 1 : 0);
   if (f) {
@@ -125,6 +130,8 @@ export function snapshotPayload(p: Pipeline, ecs: World, extras: WorldExtras): U
     w.f64s(f.Lx);
     w.u32(f.D.length);
     w.f64s(f.D);
+    w.u32(f.at.length);
+    w.f64s(f.at);
   }
   if (p.sleep.hasState()) writeSleep(w, p.sleep.exportState(ctx));
   return w.finish();
@@ -331,7 +338,11 @@ function parse(bytes: Uint8Array, c: Components): SnapshotData {
     const nD = r.count(r.remaining / 8, 'the factor diagonal size');
     const D = new Float64Array(nD);
     r.f64s(D, nD, 'the factor diagonal');
-    factor = { Lx, D, stale };
+    const nAt = r.count(r.remaining / 8, 'the factor point size');
+    const at = new Float64Array(nAt);
+    r.f64s(at, nAt, 'the factor point');
+    requireFinite(at, 'the factor point');
+    factor = { Lx, D, stale, at };
   }
   const sleep = r.remaining > 0 ? readSleep(r, lists.particles.length, nextBody) : null;
   if (r.remaining !== 0) throw new ByteFormatError(`${r.remaining} bytes left over after the snapshot's last section`);
