@@ -165,6 +165,8 @@ export class NewtonSolver {
   restChordIters = 0;
   /** The last solve qualifies the next step for a rest chord (its factor and xFactor are current). */
   private restReady = false;
+  /** LDLᵀ factorizations (factorRegularized calls) since creation. */
+  private factorings = 0;
   /** The iterate at which the direct path's current factor was assembled, and that step's h (sc-free: a tagged number). */
   private readonly xFactor: Float64Array;
   private hFactor: number | null = null;
@@ -392,6 +394,11 @@ export class NewtonSolver {
     return this.precondValid && !this.precondStale && ws.solver !== null && !ws.lu && this.t.ndof >= this.pcgMinDofs && ws.solver.ldlt.factored;
   }
 
+  /** A factor a rest chord may use: the direct path's (below pcgMinDofs) last one. */
+  private restFactor(ws: Workspace): boolean {
+    return ws.solver !== null && !ws.lu && this.t.ndof < this.pcgMinDofs && ws.solver.ldlt.factored;
+  }
+
   /** Chord direction: out = M⁻¹ rhs with the reused factor M (no assembly, no PCG). */
   private chordSolve(ws: Workspace, rhs: Float64Array, out: Float64Array): void {
     ws.solver!.ldlt.solve(rhs, out);
@@ -450,6 +457,7 @@ export class NewtonSolver {
    * takes the step) when the matrix is not finite or stays singular.
    */
   private factorRegularized(ws: Workspace): void {
+    this.factorings++;
     const ldlt = ws.solver!.ldlt;
     const held = this.heldMask;
     if (ldlt.factor(ws.values, held)) return;
@@ -566,12 +574,14 @@ export class NewtonSolver {
     // held islands (no free particle): zero rows of g and of every direction, so neither assembled nor factored
     this.findHeldIslands(model, ws);
     let slowNext = false;
-    // a rest chord (restChord): the last solve ended after one full iteration, its factor is this
-    // pattern's, and no particle's guess moved more than chordWithin tolerances from where it was assembled
-    const solver0 = ws.solver;
+    // a rest chord (restChord): the last solve converged with its last step whole, near where its factor
+    // was assembled; that factor is still this pattern's, assembled with this h, and no particle's guess is
+    // more than chordWithin tolerances from where it was assembled
+    // (each comparison made on every step: one first reached late in a game would deoptimize this method)
     maxAbsDiff(n, x, this.xFactor, sc);
-    let restNext = this.restChord && this.restReady && this.hFactor === this.h2 && maxIters > 1 &&
-      solver0 !== null && !ws.lu && t.ndof < this.pcgMinDofs && solver0.ldlt.factored && sc[0]! <= chordTol;
+    const nearFactor = sc[0]! <= chordTol;
+    const sameH = this.hFactor === this.h2;
+    let restNext = this.restChord && this.restReady && sameH && maxIters > 1 && this.restFactor(ws) && nearFactor;
     this.restReady = false;
     let lastFull = false;
     while (iters < maxIters) {
@@ -598,8 +608,6 @@ export class NewtonSolver {
       for (;;) {
         if (!chord) {
           this.assemble(model, x, settings.projection, ws);
-          this.xFactor.set(x);
-          this.hFactor = this.h2;
           if (prof) this.lap(LAP_ASSEMBLY);
         }
         negateInto(n, g, trial);
@@ -607,8 +615,14 @@ export class NewtonSolver {
           stick!.stickAddRhs(x, this.h2!, trial);
           zeroFixed(t, trial);
         }
+        const factorings = this.factorings;
         if (chord) this.chordSolve(ws, trial, dir);
         else this.solve(ws, trial, dir);
+        if (this.factorings !== factorings) {
+          // a new factor (every direct iteration; a PCG refactorization): where it was assembled
+          this.xFactor.set(x);
+          this.hFactor = this.h2;
+        }
         slopeAndMax(n, g, dir, sc);
         const descent = sc[0]! < 0;
         const retry = predicted > 0 && !descent;
@@ -679,7 +693,7 @@ export class NewtonSolver {
       if (stick) stick.stickKeep(!(predicted > 0 && (full || small)));
       if (this.phiCount < this.phiHistory.length) this.phiHistory[this.phiCount++] = phi;
       lastFull = full;
-      if (restIter) this.restChordIters++;
+      this.restChordIters += restIter ? 1 : 0;
       // a rest chord ends the solve only when taken whole (a cut chord step says the old factor is off)
       if (small && predicted === 0 && (full || !restIter)) {
         converged = true;
@@ -701,8 +715,8 @@ export class NewtonSolver {
     // interpreter sees no back edges and the driver may stay unoptimized (a few hundred B/step).
     if (contact) contact.boundsEnd();
     maxAbsDiff(n, x, this.xFactor, sc);
-    this.restReady = converged && lastFull && ws.solver !== null && !ws.lu &&
-      t.ndof < this.pcgMinDofs && ws.solver.ldlt.factored && sc[0]! <= chordTol;
+    const endNear = sc[0]! <= chordTol;
+    this.restReady = converged && lastFull && this.restFactor(ws) && endNear;
     const fixed = t.fixed;
     for (let i = 0; i < n; i++) {
       const vi = (x[i]! - xt[i]!) / h;
