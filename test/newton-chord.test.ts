@@ -97,10 +97,12 @@ describe('Newton chord iterations (PCG path; the direct path\'s slow tails and r
     });
   }
 
-  it('a settling jelly (the bench scene): the same Newton iterations, a chord instead of every confirming solve', () => {
+  it('a settling jelly (the bench scene): about the same Newton iterations, chords (rest chords among them) instead of most assemblies and PCG solves', () => {
     const off = run(jelly('fosssim', 0, 0, 400), 120);
     const on = run(jelly('fosssim', 0, 100, 400), 120);
-    expect(on.newtonIters).toBe(off.newtonIters);
+    // measured: 272 against 268 (a rest chord that does not finish its step is followed by Newton's)
+    expect(on.newtonIters).toBeLessThanOrEqual(off.newtonIters + 10);
+    expect(on.restChords).toBeGreaterThan(50);
     expect(on.unconverged).toBe(0);
     expect(off.unconverged).toBe(0);
     expect(on.chords).toBeGreaterThan(100);

@@ -164,6 +164,23 @@ describe('snapshot and restore', () => {
     checkRestore(make, 150, 20);
   });
 
+  it('the PCG path carries the rest-chord state with its reused factor', () => {
+    const make = (): PhysicsWorld => {
+      const w = new PhysicsWorld({});
+      buildJelly(10000, w); // ~10k dofs: PCG with a reused factor
+      return w;
+    };
+    const probe = make();
+    run(probe, 120);
+    const f = probe.newtonSolver().reusedFactor(probe.pipeline.ctx.workspace);
+    expect(f).not.toBeNull();
+    expect(f!.at.length).toBe(probe.pipeline.ctx.topology.ndof);
+    const r0 = probe.newtonSolver().restChordIters;
+    run(probe, 10);
+    expect(probe.newtonSolver().restChordIters - r0).toBeGreaterThan(5);
+    checkRestore(make, 120, 10);
+  }, 60_000);
+
   it('the state hash: equal worlds equal hashes, one bit of difference a different hash; restored twice, the same', () => {
     const a = new PhysicsWorld({});
     buildJelly(60, a);

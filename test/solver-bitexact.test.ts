@@ -13,10 +13,10 @@
  * checks that with chordWithin = 0 the PCG jellies still hash to the values recorded here before
  * (fosssim 901793e2…, neohookean 8c2ac18e…), and that the states with and without chord
  * iterations agree within the Newton tolerance.
- * Re-recorded, the direct-LDLᵀ and squashed hashes: rest chords (NewtonSolver.restChord, docs/solver.md
- * "Stop 25") start a step that follows a converged solve, near where that solve's Hessian was
- * assembled, with a chord iteration on its factor. With rest chords off they hash as before, and the
- * states with them agree within the Newton tolerance (checked below). The PCG hashes are unchanged.
+ * Re-recorded, every hash: rest chords (NewtonSolver.restChord, docs/solver.md "Rest chords") start a
+ * step that follows a converged solve, near where that solve's Hessian was assembled, with a chord
+ * iteration on its factor (the direct path's last one, or the PCG path's reused one). With rest chords
+ * off they hash as before, and the states with them agree within the Newton tolerance (checked below).
  */
 import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
@@ -59,13 +59,15 @@ function squashed(rest = true): PhysicsWorld {
   return w;
 }
 
-/** The direct path's hashes with rest chords off: the code before them. */
+/** The hashes with rest chords off: the code before them. */
 const BEFORE_REST_CHORD: Record<string, string> = {
   'fosssim ldlt': 'ac7609e1f75e0ae589da2711178307b3',
   'stvk ldlt': '701e481efadb2fb8ce880ca734fad328',
   'neohookean ldlt': 'b907b8329f34d28d0c465fdabe415a45',
   'corotational ldlt': 'f06662b849bdaf5477e5c8f1e193a267',
   squashed: '36f36a2e0a34bdb405dd80f97dc60934',
+  'fosssim pcg': '6ff1eef62701d4aeaf753299ae7a7a6a',
+  'neohookean pcg': '144b144fd4ecd2d7a1251b4afb315c23',
 };
 
 const GOLDEN: Record<string, string> = {
@@ -73,8 +75,8 @@ const GOLDEN: Record<string, string> = {
   'stvk ldlt': '671e947de2f5fe8dc138677bd3e3d2fd',
   'neohookean ldlt': '2af92b12163fb91723ff3a6213dd2842',
   'corotational ldlt': '93e2f54e5638b6b08eb298c874ef8b81',
-  'fosssim pcg': '6ff1eef62701d4aeaf753299ae7a7a6a',
-  'neohookean pcg': '144b144fd4ecd2d7a1251b4afb315c23',
+  'fosssim pcg': 'bd0af45df0f6470413ca9b018a771d15',
+  'neohookean pcg': '8ac9b8480529a35c3b343ef20818f43d',
   squashed: '4452e858c4c739cf58cb7d007e18be06',
 };
 
@@ -98,9 +100,11 @@ describe('Newton step restructuring is bit-identical', () => {
       expect(digest(w)).toBe(GOLDEN[name]);
     });
   }
-  // rest chords (the direct path only) changed the direct-LDLᵀ and squashed hashes: off, they hash as before
+  // rest chords changed every hash: off, they hash as before
   const directCases: [string, (rest: boolean) => PhysicsWorld, number][] = [
     ...MATERIAL_NAMES.map((m): [string, (rest: boolean) => PhysicsWorld, number] => [`${m} ldlt`, (rest) => jelly(m, false, 6, rest), 1]),
+    ['fosssim pcg', (rest) => jelly('fosssim', true, 6, rest), 1],
+    ['neohookean pcg', (rest) => jelly('neohookean', true, 6, rest), 1],
     ['squashed', squashed, 0.2],
   ];
   for (const [name, make, size] of directCases) {

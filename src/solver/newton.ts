@@ -154,20 +154,22 @@ export class NewtonSolver {
   /** Chord iterations since creation. */
   chordIters = 0;
   /**
-   * Direct path, across steps: when the last solve ended after one full Newton iteration (a body
-   * at rest, or in free flight) and every particle's initial guess is within `chordWithin` step
-   * tolerances of where that solve's Hessian was assembled, the step's first iteration is a chord
-   * iteration on that factor (no assembly, no factorization); a step it does not finish goes on
-   * with Newton. False turns it off.
+   * Rest chords, across steps: when the last solve converged with its last step taken whole and every
+   * particle's initial guess (and that solve's result) is within `chordWithin` step tolerances of
+   * where that solve last assembled its Hessian, the step's first iteration is a chord iteration on
+   * the solve's factor (the direct path's last one, or the PCG path's reused one while not stale): no
+   * assembly, factorization or PCG. A chord step not taken whole or not within the tolerance is
+   * followed by Newton's iterations (docs/solver.md, "Rest chords"). False turns it off.
    */
   restChord = true;
   /** Rest chord iterations since creation (counted in chordIters too). */
   restChordIters = 0;
   /** The last solve qualifies the next step for a rest chord (its factor and xFactor are current). */
   private restReady = false;
-  /** LDLᵀ factorizations (factorRegularized calls) since creation. */
-  private factorings = 0;
-  /** The iterate at which the direct path's current factor was assembled, and that step's h (sc-free: a tagged number). */
+  /**
+   * The iterate at which the last Hessian was assembled (on the direct path, that of the current
+   * factor), and that step's h² (a tagged number, as h2).
+   */
   private readonly xFactor: Float64Array;
   private hFactor: number | null = null;
 
@@ -394,9 +396,9 @@ export class NewtonSolver {
     return this.precondValid && !this.precondStale && ws.solver !== null && !ws.lu && this.t.ndof >= this.pcgMinDofs && ws.solver.ldlt.factored;
   }
 
-  /** A factor a rest chord may use: the direct path's (below pcgMinDofs) last one. */
+  /** A factor a rest chord may use: the direct path's last one (of the last assembled Hessian), or the PCG path's reused one while not stale. */
   private restFactor(ws: Workspace): boolean {
-    return ws.solver !== null && !ws.lu && this.t.ndof < this.pcgMinDofs && ws.solver.ldlt.factored;
+    return ws.solver !== null && !ws.lu && ws.solver.ldlt.factored && (this.t.ndof < this.pcgMinDofs || (this.precondValid && !this.precondStale));
   }
 
   /** Chord direction: out = M⁻¹ rhs with the reused factor M (no assembly, no PCG). */
@@ -410,8 +412,8 @@ export class NewtonSolver {
 
   /**
    * The factor a step carries to the next (snapshots: it changes the next solves), or null: the PCG
-   * path's reused factor (`at` empty), or the direct path's rest-chord factor with the iterate it
-   * was assembled at (`at`, only while the next step may take a rest chord).
+   * path's reused factor, or the direct path's last factor while the next step may take a rest chord;
+   * `at` is the iterate the last Hessian was assembled at while it may (else empty).
    */
   reusedFactor(ws: Workspace): { Lx: Float64Array; D: Float64Array; stale: boolean; at: Float64Array } | null {
     const solver = ws.solver;
@@ -421,7 +423,7 @@ export class NewtonSolver {
     const ldlt = solver.ldlt;
     return {
       Lx: ldlt.Lx.slice(0, ldlt.nnzL), D: ldlt.D.slice(), stale: pcgPath && this.precondStale,
-      at: pcgPath ? new Float64Array(0) : this.xFactor.slice(),
+      at: this.restReady ? this.xFactor.slice() : new Float64Array(0),
     };
   }
 
@@ -437,10 +439,11 @@ export class NewtonSolver {
     this.dropReusedFactor();
     if (f.at.length !== 0 && f.at.length !== this.t.ndof) return false;
     if (!ws.solver || !ws.solver.ldlt.loadFactor(f.Lx, f.D)) return false;
-    if (f.at.length === 0) {
+    if (this.t.ndof >= this.pcgMinDofs) {
       this.precondValid = true;
       this.precondStale = f.stale;
-    } else {
+    }
+    if (f.at.length !== 0) {
       this.xFactor.set(f.at);
       this.hFactor = h * h; // as step() computes h2
       this.restReady = true;
@@ -457,7 +460,6 @@ export class NewtonSolver {
    * takes the step) when the matrix is not finite or stays singular.
    */
   private factorRegularized(ws: Workspace): void {
-    this.factorings++;
     const ldlt = ws.solver!.ldlt;
     const held = this.heldMask;
     if (ldlt.factor(ws.values, held)) return;
@@ -608,6 +610,8 @@ export class NewtonSolver {
       for (;;) {
         if (!chord) {
           this.assemble(model, x, settings.projection, ws);
+          this.xFactor.set(x);
+          this.hFactor = this.h2;
           if (prof) this.lap(LAP_ASSEMBLY);
         }
         negateInto(n, g, trial);
@@ -615,14 +619,8 @@ export class NewtonSolver {
           stick!.stickAddRhs(x, this.h2!, trial);
           zeroFixed(t, trial);
         }
-        const factorings = this.factorings;
         if (chord) this.chordSolve(ws, trial, dir);
         else this.solve(ws, trial, dir);
-        if (this.factorings !== factorings) {
-          // a new factor (every direct iteration; a PCG refactorization): where it was assembled
-          this.xFactor.set(x);
-          this.hFactor = this.h2;
-        }
         slopeAndMax(n, g, dir, sc);
         const descent = sc[0]! < 0;
         const retry = predicted > 0 && !descent;
