@@ -136,6 +136,27 @@ describe('Newton chord iterations (PCG path; the direct path\'s slow tails and r
     expect(maxDiff(on.w.readPositions(), off.w.readPositions())).toBeLessThan(1e-6);
   });
 
+  it('rest chords: an anchor set or cleared ends them until the next factorization (the factor lacks or has its spring)', () => {
+    const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
+    buildJelly(400, w);
+    run(w, 200);
+    const newton = (): NewtonSolver => w.newtonSolver();
+    const rest = (): number => newton().restChordIters;
+    let r0 = rest();
+    w.step();
+    expect(rest() - r0).toBe(1); // settled: a rest chord
+    const e = w.lists.particles[w.lists.particles.length - 1]!;
+    w.setAnchor(e, w.c.Particle.x[e]!, w.c.Particle.y[e]!, 500);
+    r0 = rest();
+    w.step();
+    expect(rest() - r0).toBe(0); // the anchor's spring is not in the factor
+    run(w, 30);
+    w.clearAnchors();
+    r0 = rest();
+    w.step();
+    expect(rest() - r0).toBe(0); // nor is its removal
+  });
+
   it('rest chords: none in free flight (each step moves every particle further than chordWithin tolerances), none with linearized implicit Euler', () => {
     const free = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
     const mesh = meshBox(0.5, 0.5, 6, 6);

@@ -164,6 +164,30 @@ describe('snapshot and restore', () => {
     checkRestore(make, 150, 20);
   });
 
+  it('a snapshot taken between an anchor change and the next step (rest chords pending): bit-identical', () => {
+    // a settled clamped jelly, rest chords on; an anchor set (then cleared) just before the snapshot
+    const settled = (): PhysicsWorld => {
+      const w = new PhysicsWorld({});
+      buildJelly(400, w);
+      run(w, 150);
+      return w;
+    };
+    for (const change of ['set', 'clear'] as const) {
+      const a = settled();
+      const e = a.lists.particles[a.lists.particles.length - 1]!;
+      a.setAnchor(e, a.c.Particle.x[e]!, a.c.Particle.y[e]!, 500);
+      if (change === 'clear') {
+        run(a, 5);
+        a.clearAnchors();
+      }
+      const snap = a.snapshot();
+      run(a, 20);
+      const b = PhysicsWorld.fromSnapshot(snap);
+      run(b, 20);
+      expect(state(b), change).toEqual(state(a));
+    }
+  });
+
   it('the PCG path carries the rest-chord state with its reused factor', () => {
     const make = (): PhysicsWorld => {
       const w = new PhysicsWorld({});

@@ -409,6 +409,8 @@ export class AnchorSet {
   readonly target: Float64Array;
   /** Stiffness (N/m). */
   readonly k: Float64Array;
+  /** Bumped when anchors are added or removed (the system matrix changed: src/systems/pipeline.ts, solveStage). */
+  version = 0;
 
   constructor(capacity = 64) {
     this.capacity = capacity;
@@ -422,6 +424,7 @@ export class AnchorSet {
   add(eid: number, node: number, px: number, py: number, k: number): number {
     if (this.count >= this.capacity || node < 0 || !(k >= 0) || !Number.isFinite(px) || !Number.isFinite(py)) return -1;
     const s = this.count++;
+    this.version++;
     this.eid[s] = eid;
     this.node[s] = node;
     this.target[2 * s] = px;
@@ -440,6 +443,7 @@ export class AnchorSet {
   }
 
   clear(): void {
+    if (this.count > 0) this.version++;
     this.count = 0;
   }
 
@@ -456,6 +460,7 @@ export class AnchorSet {
       this.k[w] = this.k[s]!;
       w++;
     }
+    if (w !== this.count) this.version++;
     this.count = w;
   }
 

@@ -76,6 +76,8 @@ export class Pipeline {
   readonly contact = new ContactSystem();
   /** Pointer anchors: zero-rest-length springs to moving targets, part of the implicit solve. */
   readonly anchors = new AnchorSet(64);
+  /** anchors.version at the last solve: a change ends the Newton solver's rest chords (their factor lacks it). */
+  anchorsSeen = 0;
   /** The concrete force model of ctx.model (anchors attached). */
   forceModel: ForceModel;
   /** Sleeping islands (src/systems/sleep.ts): off unless the world's `sleeping` option is on. */
@@ -433,6 +435,11 @@ function solveStage(p: Pipeline): void {
   ctx.stats.newtonIters = 0; // the step's Newton budget counts from here (NewtonSettings.maxStepIters)
   ctx.stats.newtonCapped = false;
   if (p.sleep.resting) return;
+  // anchors added or removed: the carried factor (rest chords, the PCG preconditioner) lacks their terms
+  if (p.anchors.version !== p.anchorsSeen) {
+    p.anchorsSeen = p.anchors.version;
+    if (ctx.newtonSolver !== null) ctx.newtonSolver.refreshParams();
+  }
   integrate(ctx);
   // contact in the solve (src/collision): solve again when the result met pairs the candidate search
   // missed, unless the step's Newton budget is used up (the last solve's result stands)

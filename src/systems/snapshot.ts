@@ -122,7 +122,10 @@ export function snapshotPayload(p: Pipeline, ecs: World, extras: WorldExtras): U
   w.f64s(A.target, 2 * A.count);
   w.f64s(A.k, A.count);
   // the factor the next step reuses (the PCG path's, or the direct path's rest-chord factor)
-  const f = ctx.newtonSolver?.reusedFactor(ctx.workspace) ?? null;
+  let f = ctx.newtonSolver?.reusedFactor(ctx.workspace) ?? null;
+  // anchors added or removed since the last solve: the next solve refreshes the solver (pipeline.ts,
+  // solveStage), so the factor goes as the refresh leaves it (stale, no rest chord)
+  if (f && p.anchors.version !== p.anchorsSeen) f = ctx.topology.ndof >= ctx.newtonSolver!.pcgMinDofs ? { ...f, stale: true, at: new Float64Array(0) } : null;
   w.u8(f ? 1 : 0);
   if (f) {
     w.u8(f.stale ? 1 : 0);
@@ -467,6 +470,7 @@ export function applySnapshot(p: Pipeline, ecs: World, data: SnapshotData, suspe
     const eid = data.anchors.eid[s]!;
     A.add(eid, ctx.lists.particles.indexOf(eid), data.anchors.target[2 * s]!, data.anchors.target[2 * s + 1]!, data.anchors.k[s]!);
   }
+  p.anchorsSeen = A.version; // the snapshot's world had solved with these anchors
   p.sleep.importState(ctx, data.sleep); // frozen particles before the factor: applying them marks it stale
   if (data.factor) p.restoreFactor(data.factor);
   else ctx.newtonSolver?.dropReusedFactor(); // as the snapshot's world had none: the next solve factors anew
