@@ -52,6 +52,27 @@ function checkRestore(make: () => PhysicsWorld, N: number, k: number, drive?: (w
   expect(state(a)).toEqual(ref);
 }
 
+/**
+ * A clamped jelly of `triangles` settled by N steps carries a rest-chord factor (and the iterate it was
+ * assembled at) that its next k steps use, and checkRestore holds across it.
+ */
+function checkRestChords(triangles: number, N: number, k: number): void {
+  const make = (): PhysicsWorld => {
+    const w = new PhysicsWorld({});
+    buildJelly(triangles, w);
+    return w;
+  };
+  const probe = make();
+  run(probe, N);
+  const f = probe.newtonSolver().reusedFactor(probe.pipeline.ctx.workspace);
+  expect(f).not.toBeNull();
+  expect(f!.at.length).toBe(probe.pipeline.ctx.topology.ndof);
+  const r0 = probe.newtonSolver().restChordIters;
+  run(probe, k);
+  expect(probe.newtonSolver().restChordIters - r0).toBeGreaterThan(k / 2);
+  checkRestore(make, N, k);
+}
+
 function scene(path: string): () => PhysicsWorld {
   const text = readFileSync(new URL(`../assets/scenes/fosssim/${path}`, import.meta.url), 'utf8');
   return () => buildScene(parseSceneXml(text, path)).world;
@@ -148,20 +169,7 @@ describe('snapshot and restore', () => {
 
   it('the direct path carries its rest-chord factor and the iterate it was assembled at', () => {
     // a clamped jelly settled by 150 steps: its steps start with rest chords on the last Newton factor
-    const make = (): PhysicsWorld => {
-      const w = new PhysicsWorld({});
-      buildJelly(400, w);
-      return w;
-    };
-    const probe = make();
-    run(probe, 150);
-    const f = probe.newtonSolver().reusedFactor(probe.pipeline.ctx.workspace);
-    expect(f).not.toBeNull();
-    expect(f!.at.length).toBe(probe.pipeline.ctx.topology.ndof);
-    const r0 = probe.newtonSolver().restChordIters;
-    run(probe, 20);
-    expect(probe.newtonSolver().restChordIters - r0).toBeGreaterThan(10);
-    checkRestore(make, 150, 20);
+    checkRestChords(400, 150, 20);
   });
 
   it('a snapshot taken between an anchor change and the next step (rest chords pending): bit-identical', () => {
@@ -189,20 +197,7 @@ describe('snapshot and restore', () => {
   });
 
   it('the PCG path carries the rest-chord state with its reused factor', () => {
-    const make = (): PhysicsWorld => {
-      const w = new PhysicsWorld({});
-      buildJelly(10000, w); // ~10k dofs: PCG with a reused factor
-      return w;
-    };
-    const probe = make();
-    run(probe, 120);
-    const f = probe.newtonSolver().reusedFactor(probe.pipeline.ctx.workspace);
-    expect(f).not.toBeNull();
-    expect(f!.at.length).toBe(probe.pipeline.ctx.topology.ndof);
-    const r0 = probe.newtonSolver().restChordIters;
-    run(probe, 10);
-    expect(probe.newtonSolver().restChordIters - r0).toBeGreaterThan(5);
-    checkRestore(make, 120, 10);
+    checkRestChords(10000, 120, 10); // ~10k dofs: PCG with a reused factor
   }, 60_000);
 
   it('the state hash: equal worlds equal hashes, one bit of difference a different hash; restored twice, the same', () => {
