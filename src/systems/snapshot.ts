@@ -38,8 +38,8 @@ import type { SleepState } from './sleep';
  * 2: the contact events carry more numbers per event (filters, sensors). 3: an optional sleep section at the end
  * (src/systems/sleep.ts), written only when the world's sleep settings or state differ from a fresh
  * world's, so a world without sleeping has the payload (and the state hash) of version 2. 4: the factor section
- * also carries the direct path's rest-chord factor and ends with the iterate it was assembled at (src/solver/newton.ts,
- * restChord).
+ * also carries the direct path's rest-chord factor and ends with the iterate the last Hessian was assembled at
+ * (empty unless a rest chord may follow: src/solver/newton.ts, restChord).
  */
 export const SNAPSHOT_FORMAT = 4;
 /** Tag of the sleep section. */
@@ -68,8 +68,9 @@ export interface SnapshotData {
   contact: ContactState;
   anchors: { eid: Int32Array; target: Float64Array; k: Float64Array };
   /**
-   * The LDLᵀ factor the next step reuses (L values, D), or null: the PCG path's preconditioner (`at`
-   * empty), or the direct path's rest-chord factor with the iterate it was assembled at.
+   * The LDLᵀ factor the next step reuses (L values, D), or null: the PCG path's preconditioner, or the
+   * direct path's rest-chord factor; `at` is the iterate the last Hessian was assembled at while the
+   * next step may take a rest chord (NewtonSolver.restChord), else empty.
    */
   factor: { Lx: Float64Array; D: Float64Array; stale: boolean; at: Float64Array } | null;
   /** Sleeping's settings and state, or null (a fresh world's: off, nothing asleep). */
