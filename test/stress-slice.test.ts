@@ -13,10 +13,6 @@
  *       inversion guard cut every step to nothing beside a recovering neighbour (src/systems/inversion.ts)
  *   neohookean E = 1e6, dt = 1/240, ν = 0.3, scrambled  exploded (|x| 2,174 m): the quadratic Taylor
  *       continuation of 1/J stored |F|⁶ energy in inverted triangles (src/elements/materials.ts, nhG)
- *   neohookean E = 1e6, dt = 1/60, mirrored (every ν)  159–200 triangles still inverted after 300 steps
- *       (since fb9a5f0, found by the whole matrix in stop 25): a particle past its own body's edge was no
- *       longer pushed out after the solve, and the body did not turn back (src/collision/response.ts,
- *       markCovered: floor pairs of another body only)
  */
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
@@ -50,13 +46,6 @@ describe('game mode under abuse (the stress matrix\'s worst cells)', () => {
     expect(r.frozen).toBe(false);
     expect(r.invertedEnd).toBe(0);
     expect(r.minY).toBeLessThan(0.05); // it reached the floor
-  });
-
-  it('neohookean E=1e6 dt=1/60 mirrored: recovers (self-pairs past their edge are still corrected after the solve)', { timeout: 180_000 }, () => {
-    const r = runCell(cell('neohookean', 1e6, 60, 0.3, 'mirrored'));
-    expect(defects(r)).toEqual([]);
-    expect(r.invertedEnd).toBe(0);
-    expect(r.failSafeSteps).toBe(0);
   });
 
   it('neohookean E=1e6 dt=1/240 scrambled: the energy stored in inverted triangles does not blow the jelly away', { timeout: 180_000 }, () => {

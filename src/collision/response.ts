@@ -380,20 +380,18 @@ export class ContactResponse {
     // barrier (they started touching or past the surface): the line search kept each particle
     // inside the box the candidate search covered, and its CCD stopped every iterate before the
     // surface of each candidate with a barrier and each guard pair, so no iterate crossed any other.
-    // A body-edge candidate without a barrier is covered too when the edge is another body's: the line
-    // search kept it above its floor, and its penalty pushes it out over the next steps. Corrected here,
-    // it moved the edge's nodes (2.4 cm in one step of a corotational 10 m drop) through other pairs that
-    // the solve had kept apart (docs/contact.md, "Floor pairs"). A pair of one body (a particle past its
-    // own edge) is still corrected: without, a mirrored Neo-Hookean jelly (E = 1e6, dt = 1/60) stayed
-    // inverted (test/stress-slice). Collider pairs without a barrier are still corrected: only the
-    // particle moves.
+    // A body-edge candidate without a barrier is covered too: the line search kept it above its floor,
+    // and its penalty pushes it out over the next steps. Corrected here, it moved the edge's nodes
+    // (2.4 cm in one step of a corotational 10 m drop) through other pairs that the solve had kept
+    // apart (docs/contact.md, "Floor pairs"). Collider pairs without a barrier are still corrected:
+    // only the particle moves.
     const all = pot.trN > 0 ? 1 : 0;
     let j = 0, g = pot.count;
     for (let k = 0; k < this.pairs.count; k++) {
       const p = this.pairs.p[k]!, it = this.pairs.item[k]!;
       while (j < pot.count && (pot.node[3 * j]! < p || (pot.node[3 * j] === p && itemBefore(pot.item[j]!, it)))) j++;
       const cand = j < pot.count && pot.node[3 * j] === p && pot.item[j] === it;
-      if (cand ? pot.barrierKappa(j) > 0 || (pot.hasFloor(j) && pot.kind[j] === KIND_EDGE && this.bnd.actor(p) !== this.bnd.actor(pot.node[3 * j + 1]!)) : all === 1) this.pairs.covered[k] = 1;
+      if (cand ? pot.barrierKappa(j) > 0 || (pot.hasFloor(j) && pot.kind[j] === KIND_EDGE) : all === 1) this.pairs.covered[k] = 1;
       // the guards [count, total) are in the same order: the pair's potential, for its impulse
       while (g < pot.total && (pot.node[3 * g]! < p || (pot.node[3 * g] === p && itemBefore(pot.item[g]!, it)))) g++;
       this.pairs.cand[k] = cand ? j : g < pot.total && pot.node[3 * g] === p && pot.item[g] === it ? g : -1;
