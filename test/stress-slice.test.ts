@@ -13,6 +13,10 @@
  *       inversion guard cut every step to nothing beside a recovering neighbour (src/systems/inversion.ts)
  *   neohookean E = 1e6, dt = 1/240, ν = 0.3, scrambled  exploded (|x| 2,174 m): the quadratic Taylor
  *       continuation of 1/J stored |F|⁶ energy in inverted triangles (src/elements/materials.ts, nhG)
+ *   neohookean E = 1e6, dt = 1/60, mirrored (ν 0 and 0.3)  159–200 triangles still inverted after 300 steps
+ *       (since fb9a5f0, found by the whole matrix in stop 25): a particle past its own body's edge was no
+ *       longer put back after the solve, and the body did not turn back (src/collision/response.ts,
+ *       selfFolded)
  */
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
@@ -47,6 +51,15 @@ describe('game mode under abuse (the stress matrix\'s worst cells)', () => {
     expect(r.invertedEnd).toBe(0);
     expect(r.minY).toBeLessThan(0.05); // it reached the floor
   });
+
+  for (const nu of [0, 0.3]) {
+    it(`neohookean E=1e6 dt=1/60 ν=${nu} mirrored: turns back (a folded body's own floor pairs are put back after the solve)`, { timeout: 180_000 }, () => {
+      const r = runCell(cell('neohookean', 1e6, 60, nu, 'mirrored'));
+      expect(defects(r)).toEqual([]);
+      expect(r.invertedEnd).toBe(0);
+      expect(r.failSafeSteps).toBe(0);
+    });
+  }
 
   it('neohookean E=1e6 dt=1/240 scrambled: the energy stored in inverted triangles does not blow the jelly away', { timeout: 180_000 }, () => {
     const r = runCell(cell('neohookean', 1e6, 240, 0.3, 'scrambled'));

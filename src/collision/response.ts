@@ -16,6 +16,7 @@
  * so no double crosses a call (geometry.ts's header).
  */
 import type { StepContext } from '../solver/context';
+import type { Topology } from '../solver/topology';
 import { emptyBoundary, type ContactBoundary } from './boundary';
 import type { ItemBroadphase } from './broadphase';
 import { itemBefore } from './candidates';
@@ -40,6 +41,10 @@ export class ContactResponse {
   private x0: Float64Array = new Float64Array(0);
   private v0: Float64Array = new Float64Array(0);
   private implicitOn = false;
+  private topo: Topology | null = null;
+  /** selfFolded's memo for this detection: the last body checked (0: none) and whether it has an inverted triangle. */
+  private foldAct = 0;
+  private foldInv = false;
 
   private readonly s: ContactSettings;
   private readonly cols: KinematicColliders;
@@ -112,6 +117,8 @@ export class ContactResponse {
       }
     }
     if (implicitOn) {
+      this.topo = ctx.topology;
+      this.foldAct = 0;
       this.markCovered();
       this.solveImpulses(ctx);
     }
@@ -369,6 +376,21 @@ export class ContactResponse {
   }
 
   /**
+   * Particle p and the edge's node a belong to one body that has a triangle inverted at the start of
+   * the step. The last body checked is remembered (pairs come ordered by particle): a body is scanned
+   * once per run of its pairs.
+   */
+  private selfFolded(p: number, a: number): boolean {
+    const act = this.bnd.actor(p);
+    if (act !== this.bnd.actor(a)) return false;
+    if (act !== this.foldAct) {
+      this.foldAct = act;
+      this.foldInv = actorInverted(this.topo!, this.bnd, this.x0, act);
+    }
+    return this.foldInv;
+  }
+
+  /**
    * Mark the detected pairs that were barrier candidates of the solve (merge of two lists both
    * ordered by particle, then half-planes, then items ascending). Their iterates stayed
    * intersection-free (continuous collision detection in the line search), so a straight-line
@@ -383,15 +405,16 @@ export class ContactResponse {
     // A body-edge candidate without a barrier is covered too: the line search kept it above its floor,
     // and its penalty pushes it out over the next steps. Corrected here, it moved the edge's nodes
     // (2.4 cm in one step of a corotational 10 m drop) through other pairs that the solve had kept
-    // apart (docs/contact.md, "Floor pairs"). Collider pairs without a barrier are still corrected:
-    // only the particle moves.
+    // apart (docs/contact.md, "Floor pairs"). Except a pair of one body with an inverted triangle (a
+    // body turning back, selfFolded): left to the penalty, a mirrored Neo-Hookean jelly stayed
+    // inverted. Collider pairs without a barrier are still corrected: only the particle moves.
     const all = pot.trN > 0 ? 1 : 0;
     let j = 0, g = pot.count;
     for (let k = 0; k < this.pairs.count; k++) {
       const p = this.pairs.p[k]!, it = this.pairs.item[k]!;
       while (j < pot.count && (pot.node[3 * j]! < p || (pot.node[3 * j] === p && itemBefore(pot.item[j]!, it)))) j++;
       const cand = j < pot.count && pot.node[3 * j] === p && pot.item[j] === it;
-      if (cand ? pot.barrierKappa(j) > 0 || (pot.hasFloor(j) && pot.kind[j] === KIND_EDGE) : all === 1) this.pairs.covered[k] = 1;
+      if (cand ? pot.barrierKappa(j) > 0 || (pot.hasFloor(j) && pot.kind[j] === KIND_EDGE && !this.selfFolded(p, pot.node[3 * j + 1]!)) : all === 1) this.pairs.covered[k] = 1;
       // the guards [count, total) are in the same order: the pair's potential, for its impulse
       while (g < pot.total && (pot.node[3 * g]! < p || (pot.node[3 * g] === p && itemBefore(pot.item[g]!, it)))) g++;
       this.pairs.cand[k] = cand ? j : g < pot.total && pot.node[3 * g] === p && pot.item[g] === it ? g : -1;
@@ -522,4 +545,21 @@ export class ContactResponse {
     this.pairs.geo[o + 2] = this.rq[R_NX]!;
     this.pairs.geo[o + 3] = this.rq[R_NY]!;
   }
+}
+
+/**
+ * Whether a triangle of contact actor `act` (a body) is inverted at x0 (J ≤ 0 against its rest
+ * orientation, the sign of det B of its inverse rest matrix): the body is folded or turning back.
+ */
+function actorInverted(t: Topology, bnd: ContactBoundary, x0: Float64Array, act: number): boolean {
+  const tr = t.triangles, P = tr.params;
+  for (let e = 0; e < tr.count; e++) {
+    const a = tr.nodes[3 * e]!, b = tr.nodes[3 * e + 1]!, c = tr.nodes[3 * e + 2]!;
+    if (bnd.actor(a) !== act) continue;
+    const a2 = 2 * a, b2 = 2 * b, c2 = 2 * c, q = 8 * e;
+    const ds = (x0[b2]! - x0[a2]!) * (x0[c2 + 1]! - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (x0[c2]! - x0[a2]!);
+    const dB = P[q + 3]! * P[q + 6]! - P[q + 4]! * P[q + 5]!;
+    if (!(ds * dB > 0)) return true;
+  }
+  return false;
 }
