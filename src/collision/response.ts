@@ -15,6 +15,7 @@
  * (offsets R_*) carries the narrow phase's results and the response's inputs between the methods,
  * so no double crosses a call (geometry.ts's header).
  */
+import { TRI_B00, TRI_STRIDE } from '../elements/layout';
 import type { StepContext } from '../solver/context';
 import type { Topology } from '../solver/topology';
 import { emptyBoundary, type ContactBoundary } from './boundary';
@@ -556,9 +557,9 @@ function actorInverted(t: Topology, bnd: ContactBoundary, x0: Float64Array, act:
   for (let e = 0; e < tr.count; e++) {
     const a = tr.nodes[3 * e]!, b = tr.nodes[3 * e + 1]!, c = tr.nodes[3 * e + 2]!;
     if (bnd.actor(a) !== act) continue;
-    const a2 = 2 * a, b2 = 2 * b, c2 = 2 * c, q = 8 * e;
+    const a2 = 2 * a, b2 = 2 * b, c2 = 2 * c, q = TRI_STRIDE * e + TRI_B00; // B = Dm⁻¹: b00, b01, b10, b11
     const ds = (x0[b2]! - x0[a2]!) * (x0[c2 + 1]! - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (x0[c2]! - x0[a2]!);
-    const dB = P[q + 3]! * P[q + 6]! - P[q + 4]! * P[q + 5]!;
+    const dB = P[q]! * P[q + 3]! - P[q + 1]! * P[q + 2]!;
     if (!(ds * dB > 0)) return true;
   }
   return false;

@@ -396,9 +396,14 @@ export class NewtonSolver {
     return this.precondValid && !this.precondStale && ws.solver !== null && !ws.lu && this.t.ndof >= this.pcgMinDofs && ws.solver.ldlt.factored;
   }
 
+  /** The direct sparse path (below pcgMinDofs) holds a factor: the last one its solves made. */
+  private directFactored(ws: Workspace): boolean {
+    return ws.solver !== null && !ws.lu && this.t.ndof < this.pcgMinDofs && ws.solver.ldlt.factored;
+  }
+
   /** A factor a rest chord may use: the direct path's last one (of the last assembled Hessian), or the PCG path's reused one while not stale. */
   private restFactor(ws: Workspace): boolean {
-    return ws.solver !== null && !ws.lu && ws.solver.ldlt.factored && (this.t.ndof < this.pcgMinDofs || (this.precondValid && !this.precondStale));
+    return this.directFactored(ws) || this.chordReady(ws);
   }
 
   /** Chord direction: out = M⁻¹ rhs with the reused factor M (no assembly, no PCG). */
@@ -413,17 +418,21 @@ export class NewtonSolver {
   /**
    * The factor a step carries to the next (snapshots: it changes the next solves), or null: the PCG
    * path's reused factor, or the direct path's last factor while the next step may take a rest chord;
-   * `at` is the iterate the last Hessian was assembled at while it may (else empty).
+   * `at` is the iterate the last Hessian was assembled at while it may (else empty). refreshPending:
+   * as refreshParams at the next solve will leave it.
    */
-  reusedFactor(ws: Workspace): { Lx: Float64Array; D: Float64Array; stale: boolean; at: Float64Array } | null {
+  reusedFactor(ws: Workspace, refreshPending = false): { Lx: Float64Array; D: Float64Array; stale: boolean; at: Float64Array } | null {
     const solver = ws.solver;
     if (!solver || ws.lu || !solver.ldlt.factored) return null;
+    // refreshPending: the next solve begins with refreshParams (an anchor set or cleared since the last
+    // solve: src/systems/pipeline.ts, solveStage), so the factor goes as that refresh will leave it
+    const rest = this.restReady && !refreshPending;
     const pcgPath = this.t.ndof >= this.pcgMinDofs;
-    if (pcgPath ? !this.precondValid : !this.restReady) return null;
+    if (pcgPath ? !this.precondValid : !rest) return null;
     const ldlt = solver.ldlt;
     return {
-      Lx: ldlt.Lx.slice(0, ldlt.nnzL), D: ldlt.D.slice(), stale: pcgPath && this.precondStale,
-      at: this.restReady ? this.xFactor.slice() : new Float64Array(0),
+      Lx: ldlt.Lx.slice(0, ldlt.nnzL), D: ldlt.D.slice(), stale: pcgPath && (this.precondStale || refreshPending),
+      at: rest ? this.xFactor.slice() : new Float64Array(0),
     };
   }
 
@@ -599,8 +608,7 @@ export class NewtonSolver {
       // STICK_PREDICTION_ITERS iterations of this solve), so its factor is this solve's. Read on every
       // iteration, not only in a slow tail: a first read late in a game deoptimized this method (no
       // type feedback; the allocation gate's pile, step 9).
-      const solver = ws.solver;
-      const directReady = solver !== null && !ws.lu && t.ndof < this.pcgMinDofs && solver.ldlt.factored;
+      const directReady = this.directFactored(ws);
       let chord: boolean = predicted === 0 && ((chordNext && this.chordReady(ws)) || (slowNext && directReady) || restNext);
       const restIter = chord && restNext;
       restNext = false;

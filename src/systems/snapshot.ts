@@ -123,10 +123,8 @@ export function snapshotPayload(p: Pipeline, ecs: World, extras: WorldExtras): U
   w.f64s(A.target, 2 * A.count);
   w.f64s(A.k, A.count);
   // the factor the next step reuses (the PCG path's, or the direct path's rest-chord factor)
-  let f = ctx.newtonSolver?.reusedFactor(ctx.workspace) ?? null;
-  // anchors added or removed since the last solve: the next solve refreshes the solver (pipeline.ts,
-  // solveStage), so the factor goes as the refresh leaves it (stale, no rest chord)
-  if (f && p.anchors.version !== p.anchorsSeen) f = ctx.topology.ndof >= ctx.newtonSolver!.pcgMinDofs ? { ...f, stale: true, at: new Float64Array(0) } : null;
+  // (anchors added or removed since the last solve: the next solve refreshes the solver first)
+  const f = ctx.newtonSolver?.reusedFactor(ctx.workspace, p.anchors.version !== p.anchorsSeen) ?? null;
   w.u8(f ? 1 : 0);
   if (f) {
     w.u8(f.stale ? 1 : 0);
