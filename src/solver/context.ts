@@ -8,7 +8,7 @@
  * solver and none of them may import each other in both directions (docs/design.md, "Layers").
  */
 import type { Components } from '../components';
-import type { NewtonSettings } from './newton';
+import type { NewtonSettings, NewtonTuning } from './newton';
 import { NewtonSolver } from './newton';
 import type { SystemModel } from './model';
 import type { StepStats } from './stats';
@@ -53,6 +53,8 @@ export interface StepContext {
   workspace: Workspace;
   /** Game-mode Newton solver of this topology (created on first use). */
   newtonSolver: NewtonSolver | null;
+  /** The tuning of the solver a rebuild dropped, given to the next one (NewtonSolver.tuning). */
+  newtonTuning: NewtonTuning | null;
 
   // ---- state of this step ----
   /** Dense, creation-ordered positions and velocities (2 per particle): the state between the sync and write-back stages. */
@@ -65,7 +67,19 @@ export interface StepContext {
 
 /** The game-mode Newton solver of the context's topology, created on first use. */
 export function newtonSolverOf(ctx: StepContext): NewtonSolver {
-  return (ctx.newtonSolver ??= new NewtonSolver(ctx.topology));
+  if (ctx.newtonSolver) return ctx.newtonSolver;
+  const s = new NewtonSolver(ctx.topology);
+  if (ctx.newtonTuning) s.applyTuning(ctx.newtonTuning);
+  return (ctx.newtonSolver = s);
+}
+
+/**
+ * Drop the context's Newton solver (a new topology or sparsity pattern): the next one is made on
+ * first use with the same tuning (what a game or a test set on world.newtonSolver() stays set).
+ */
+export function dropSolver(ctx: StepContext): void {
+  if (ctx.newtonSolver) ctx.newtonTuning = ctx.newtonSolver.tuning();
+  ctx.newtonSolver = null;
 }
 
 /**
@@ -74,5 +88,5 @@ export function newtonSolverOf(ctx: StepContext): NewtonSolver {
  */
 export function rebuildSolver(ctx: StepContext): void {
   ctx.workspace = new Workspace(ctx.topology, ctx.stats);
-  ctx.newtonSolver = null;
+  dropSolver(ctx);
 }

@@ -99,6 +99,22 @@ function scaleDiagonal(diag: Int32Array, values: Float64Array, eps: number): boo
 /** Profile phases (NewtonSolver.lap). */
 const LAP_NONE = 0, LAP_ASSEMBLY = 1, LAP_FACTOR = 2, LAP_SOLVE = 3;
 
+/**
+ * The solver's tuning fields (NewtonSolver.tuning): what a game or a test sets on world.newtonSolver().
+ * A contact-pattern growth or a topology change replaces the solver; the new one takes these.
+ */
+export interface NewtonTuning {
+  pcgMinDofs: number;
+  refactorIters: number;
+  cgTolerance: number;
+  cgMaxIters: number;
+  profile: boolean;
+  chordWithin: number;
+  slowChord: number;
+  restChord: boolean;
+  skipHeldIslands: boolean;
+}
+
 /** Per-step timings (ms) when `profile` is on; accumulated over the step. */
 export interface NewtonProfile {
   msAssembly: number;
@@ -249,6 +265,28 @@ export class NewtonSolver {
     this.held = new Uint8Array(t.n);
     this.islandScratch = new Uint8Array(t.n);
     this.refreshParams();
+  }
+
+  /** This solver's tuning fields (a copy). */
+  tuning(): NewtonTuning {
+    return {
+      pcgMinDofs: this.pcgMinDofs, refactorIters: this.refactorIters, cgTolerance: this.cgTolerance, cgMaxIters: this.cgMaxIters,
+      profile: this.profile, chordWithin: this.chordWithin, slowChord: this.slowChord, restChord: this.restChord,
+      skipHeldIslands: this.skipHeldIslands,
+    };
+  }
+
+  /** Set the tuning fields from `t` (a replaced solver's, see NewtonTuning). */
+  applyTuning(t: NewtonTuning): void {
+    this.pcgMinDofs = t.pcgMinDofs;
+    this.refactorIters = t.refactorIters;
+    this.cgTolerance = t.cgTolerance;
+    this.cgMaxIters = t.cgMaxIters;
+    this.profile = t.profile;
+    this.chordWithin = t.chordWithin;
+    this.slowChord = t.slowChord;
+    this.restChord = t.restChord;
+    this.skipHeldIslands = t.skipHeldIslands;
   }
 
   /**

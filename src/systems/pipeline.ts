@@ -33,7 +33,7 @@ import { InputError, SimulationError } from '../errors';
 import type { Components } from '../components';
 import { ContactSystem } from '../collision/contact';
 import type { PenaltyTerm } from '../collision/penalty';
-import { createEntityLists, newtonSolverOf, type EntityLists, type IntegratorType, type StepContext } from '../solver/context';
+import { createEntityLists, dropSolver, newtonSolverOf, type EntityLists, type IntegratorType, type StepContext } from '../solver/context';
 import { explicitEuler, implicitEulerFosssim, symplecticEuler, FOSSSIM_NEWTON_MAX_ITERS } from '../solver/integrators';
 import type { NewtonSettings } from '../solver/newton';
 import { createStepStats, MAX_STAGES, type StepStats } from '../solver/stats';
@@ -120,7 +120,7 @@ export class Pipeline {
       // gate sees it; docs/design.md, "Scratch and calling convention"). Assigned right below.
       dt: null as unknown as number, integrator: o.integrator, newton: o.newton, massMatrix: o.massMatrix,
       c: o.c, lists: o.lists, pending: createEntityLists(),
-      topologyDirty: true, paramsVersion: 0, topology, model: this.forceModel, workspace: new Workspace(topology, stats), newtonSolver: null,
+      topologyDirty: true, paramsVersion: 0, topology, model: this.forceModel, workspace: new Workspace(topology, stats), newtonSolver: null, newtonTuning: null,
       x: new Float64Array(0), v: new Float64Array(0), stepCount: 0, stats,
     };
     this.ctx.dt = o.dt;
@@ -505,7 +505,7 @@ function rebuildTopology(p: Pipeline): void {
   ctx.topology = t;
   ctx.model = model;
   ctx.workspace = new Workspace(t, ctx.stats);
-  ctx.newtonSolver = null;
+  dropSolver(ctx);
   ctx.x = new Float64Array(t.ndof);
   ctx.v = new Float64Array(t.ndof);
   ctx.topologyDirty = false;

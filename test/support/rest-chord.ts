@@ -1,10 +1,23 @@
-/** Turn the Newton solver's rest chords (src/solver/newton.ts, restChord) on or off for a world, on whatever solver each step uses. */
+/** Set Newton solver tuning (src/solver/newton.ts NewtonTuning) for a world's tests. */
 import type { PhysicsWorld } from '../../src/world';
+import { newtonSolverOf } from '../../src/solver/context';
 
+/** Turn the Newton solver's rest chords (restChord) on or off for a world, on whatever solver each step uses. */
 export function setRestChord(w: PhysicsWorld, on: boolean): PhysicsWorld {
-  // a topology change or a contact-pattern growth replaces the solver: set it before every solve
+  return tuneSolver(w, { restChord: on });
+}
+
+/**
+ * Set rest chords (restChord) before every solve. A
+ * contact-pattern growth or topology change replaces the solver, which keeps its predecessor's
+ * tuning (NewtonSolver.tuning); the solver is made here when there is none yet (a world's first).
+ */
+export function tuneSolver(w: PhysicsWorld, opts: { restChord?: boolean }): PhysicsWorld {
   w.addSystem('solve', (ctx) => {
-    if (ctx.newtonSolver) ctx.newtonSolver.restChord = on;
+    const implicit = ctx.integrator === 'implicit-euler' || ctx.integrator === 'linearized-implicit-euler';
+    if (!implicit || ctx.newton === 'fosssim') return; // no game-mode Newton solver
+    const s = newtonSolverOf(ctx); // a world's first solver, or one a pattern growth made this step
+    if (opts.restChord !== undefined) s.restChord = opts.restChord;
   }, { before: true });
   return w;
 }

@@ -1,0 +1,58 @@
+/**
+ * The Newton solver's tuning fields (src/solver/newton.ts NewtonTuning: what a game or a test sets on
+ * world.newtonSolver()) survive the solver's replacement: a contact-pattern growth or a topology
+ * change makes a new solver, which takes its predecessor's tuning (src/solver/context.ts dropSolver).
+ * Before, the new solver came with the defaults, so a setting was silently lost at the first
+ * body–body contact.
+ */
+import { describe, expect, it } from 'vitest';
+import { PhysicsWorld } from '../src/world';
+import { meshBox } from '../src/mesh';
+
+/** A 0.4 m square jelly (32 triangles) at (cx, cy). */
+function jelly(w: PhysicsWorld, cx: number, cy: number): void {
+  const mesh = meshBox(0.4, 0.4, 4, 4);
+  const body = w.createBody();
+  const ids: number[] = [];
+  for (let v = 0; v < mesh.positions.length / 2; v++) ids.push(w.addParticle({ x: cx + mesh.positions[2 * v]!, y: cy + mesh.positions[2 * v + 1]!, m: 0, radius: 0.02, body }));
+  for (let k = 0; k < mesh.triangles.length; k += 3) {
+    w.addTriangle(ids[mesh.triangles[k]!]!, ids[mesh.triangles[k + 1]!]!, ids[mesh.triangles[k + 2]!]!, { youngsModulus: 5e4, poissonRatio: 0.3, density: 40 });
+  }
+}
+
+describe('Newton solver tuning', () => {
+  it('survives a contact-pattern growth (one jelly dropped onto another) and a topology change', () => {
+    const w = new PhysicsWorld({ dt: 1 / 60 });
+    w.contacts.enabled = true;
+    w.addHalfplane(0, 0, 0, 1);
+    jelly(w, 0, 0.25);
+    jelly(w, 0.1, 1.2);
+    w.step();
+    const first = w.newtonSolver();
+    first.slowChord = 0;
+    first.restChord = false;
+    first.chordWithin = 50;
+    first.skipHeldIslands = false;
+    const expectTuned = (): void => {
+      const s = w.newtonSolver();
+      expect(s.slowChord).toBe(0);
+      expect(s.restChord).toBe(false);
+      expect(s.chordWithin).toBe(50);
+      expect(s.skipHeldIslands).toBe(false);
+    };
+    let replaced = 0, seen = first;
+    for (let s = 0; s < 90; s++) {
+      w.step();
+      if (w.newtonSolver() !== seen) {
+        replaced++;
+        seen = w.newtonSolver();
+      }
+      expectTuned();
+    }
+    expect(replaced).toBeGreaterThan(0); // the landing grew the pattern
+    jelly(w, 1, 0.25); // a topology change
+    w.step();
+    expect(w.newtonSolver()).not.toBe(seen);
+    expectTuned();
+  }, 60_000);
+});
