@@ -31,25 +31,30 @@
  * chord iteration on its factor): largest position change 2.4e-8 m ('pile'), 2.8e-9 m ('cloth'),
  * 3.0e-8 m ('slope 15'); the other scenes kept their hashes. With rest chords off the three scenes
  * still hash to the values before (checked below).
+ * Updated a seventh time, on purpose, for island convergence (NewtonSolver.islandConvergence,
+ * docs/solver.md "Island convergence": an island whose whole Newton step is within the tolerance stops
+ * iterating while the others go on): 'colliders' (two jellies apart) 1.7e-8 m; 'pile' is one island
+ * (its candidates join every jelly) and the other scenes have one body: they kept their hashes. With
+ * island convergence off 'colliders' still hashes to the value before (checked below).
  */
 import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { makeJellyPile } from '../src/cli/bench-jellies';
 import { meshBox, meshSheet } from '../src/mesh';
-import { setRestChord } from './support/rest-chord';
+import { tuneSolver } from './support/rest-chord';
 
 /** 10 jellies × 50 triangles in a box of half-planes, game mode (implicit contact), 150 steps. */
-function pile(rest = true): PhysicsWorld {
-  const w = setRestChord(new PhysicsWorld({}), rest);
+function pile(rest = true, island = true): PhysicsWorld {
+  const w = tuneSolver(new PhysicsWorld({}), { restChord: rest, islandConvergence: island });
   makeJellyPile(w, 10, 50);
   for (let s = 0; s < 150; s++) w.step();
   return w;
 }
 
 /** test/contact.test.ts's cloth pinned along its top draping over a circle, 120 steps. */
-function cloth(rest = true): PhysicsWorld {
-  const w = setRestChord(new PhysicsWorld({}), rest);
+function cloth(rest = true, island = true): PhysicsWorld {
+  const w = tuneSolver(new PhysicsWorld({}), { restChord: rest, islandConvergence: island });
   w.contacts.enabled = true;
   w.contacts.friction = 0.3;
   w.addCircleCollider(0, 0, 0.3);
@@ -68,8 +73,8 @@ function cloth(rest = true): PhysicsWorld {
 }
 
 /** test/contact.test.ts's jelly on a slope (half-plane, friction 0.5), 120 steps. */
-function slope(angleDeg: number, rest = true): PhysicsWorld {
-  const w = setRestChord(new PhysicsWorld({}), rest);
+function slope(angleDeg: number, rest = true, island = true): PhysicsWorld {
+  const w = tuneSolver(new PhysicsWorld({}), { restChord: rest, islandConvergence: island });
   w.contacts.enabled = true;
   w.contacts.friction = 0.5;
   const a = (angleDeg * Math.PI) / 180, c = Math.cos(a), s = Math.sin(a);
@@ -89,8 +94,8 @@ function slope(angleDeg: number, rest = true): PhysicsWorld {
 }
 
 /** test/contact.test.ts's COR 1 room (half-planes, segment, circle, polygon; velocity filter), 600 steps. */
-function corRoom(rest = true): PhysicsWorld {
-  const w = setRestChord(new PhysicsWorld({ gravity: null }), rest);
+function corRoom(rest = true, island = true): PhysicsWorld {
+  const w = tuneSolver(new PhysicsWorld({ gravity: null }), { restChord: rest, islandConvergence: island });
   w.contacts.enabled = true;
   w.contacts.cor = 1;
   w.contacts.friction = 0;
@@ -105,8 +110,8 @@ function corRoom(rest = true): PhysicsWorld {
 }
 
 /** COR 0.5 shots at 100 m/s on a rising segment (CCD in the filter), 12 steps each. */
-function corShots(rest = true): PhysicsWorld {
-  const w = setRestChord(new PhysicsWorld({ gravity: null }), rest);
+function corShots(rest = true, island = true): PhysicsWorld {
+  const w = tuneSolver(new PhysicsWorld({ gravity: null }), { restChord: rest, islandConvergence: island });
   w.contacts.enabled = true;
   w.contacts.cor = 0.5;
   const seg = w.addSegmentCollider(-1, 0, 1, 0);
@@ -121,8 +126,8 @@ function corShots(rest = true): PhysicsWorld {
 }
 
 /** Two jellies (COR 0: implicit contact) dropped on a moving segment and a rotating circle and polygon. */
-function colliders(rest = true): PhysicsWorld {
-  const w = setRestChord(new PhysicsWorld({}), rest);
+function colliders(rest = true, island = true): PhysicsWorld {
+  const w = tuneSolver(new PhysicsWorld({}), { restChord: rest, islandConvergence: island });
   w.contacts.enabled = true;
   w.addHalfplane(0, -1, 0, 1);
   const seg = w.addSegmentCollider(-1.2, 0, 0, -0.2);
@@ -159,8 +164,20 @@ const GOLDEN: Record<string, string> = {
   'slope 40': '8bc87cdd8a788b5dd9642be6e83ef4c7',
   'cor room': '80bbe4fcc232ff92e4050f35ddf75abe',
   'cor shots': 'cd478f55744f99974eb24e454f581316',
+  colliders: '1fdf1df1ee61317166461eea582029a7',
+};
+
+/** Hashes with island convergence off: the code before it (the GOLDEN of the sixth update). */
+const BEFORE_ISLAND_CONVERGENCE: Record<string, string> = {
   colliders: '58ba7af270dce98be2472137bf3743b4',
 };
+
+/**
+ * Largest position change island convergence may make where it changed the hash: an island stops at
+ * the step tolerance, 1e-6 × the scene's size of about 2 m, where the other island's iterations would
+ * have refined it on (measured 1.7e-8 m).
+ */
+const ISLAND_CHANGE: Record<string, number> = { colliders: 2e-6 };
 
 /** Hashes with rest chords off: the code before them (the GOLDEN of the fifth update). */
 const BEFORE_REST_CHORD: Record<string, string> = {
@@ -169,8 +186,8 @@ const BEFORE_REST_CHORD: Record<string, string> = {
   'slope 15': '3c0045b1c033331d02d9687a0ee0791d',
 };
 
-const SCENES: Record<string, (rest?: boolean) => PhysicsWorld> = {
-  pile, cloth, 'slope 15': (rest) => slope(15, rest), 'slope 40': (rest) => slope(40, rest), 'cor room': corRoom, 'cor shots': corShots, colliders,
+const SCENES: Record<string, (rest?: boolean, island?: boolean) => PhysicsWorld> = {
+  pile, cloth, 'slope 15': (rest, island) => slope(15, rest, island), 'slope 40': (rest, island) => slope(40, rest, island), 'cor room': corRoom, 'cor shots': corShots, colliders,
 };
 
 function maxDiff(a: Float64Array, b: Float64Array): number {
@@ -187,9 +204,20 @@ describe('contact bit-exactness (hashes recorded before the V8 allocation rewrit
       expect(d).toBe(GOLDEN[name]);
     });
   }
+  for (const [name, before] of Object.entries(BEFORE_ISLAND_CONVERGENCE)) {
+    it(`${name}, island convergence off: the hash before it; with it, positions within ISLAND_CHANGE`, () => {
+      const off = SCENES[name]!(true, false);
+      expect(digest(off)).toBe(before);
+      const on = SCENES[name]!(true, true);
+      const dx = maxDiff(on.readPositions(), off.readPositions());
+      if (process.env.PRINT_GOLDEN) console.log(`island convergence change '${name}': ${dx}`);
+      expect(dx).toBeGreaterThan(0);
+      expect(dx).toBeLessThan(ISLAND_CHANGE[name]!);
+    });
+  }
   for (const [name, before] of Object.entries(BEFORE_REST_CHORD)) {
     it(`${name}, rest chords off: the hash before them; with them, positions within REST_CHORD_CHANGE`, () => {
-      const off = SCENES[name]!(false);
+      const off = SCENES[name]!(false, false);
       expect(digest(off)).toBe(before);
       const on = SCENES[name]!(true);
       const dx = maxDiff(on.readPositions(), off.readPositions());

@@ -175,9 +175,9 @@ describe('Newton chord iterations (PCG path; the direct path\'s slow tails and r
     expect(rl.chords).toBe(0);
   });
 
-  it('direct path, a landing pile (pile20, 40 steps): chord iterations in the slow tails, about the same Newton iterations, states within 5e-4 m', () => {
+  it('direct path, a landing pile (pile20, 60 steps): chord iterations in the slow tails; each step, from the same state, about the same Newton iterations and a state within 100 tolerances', () => {
     // slowChord is set on the first solver; a contact-pattern growth's replacement keeps it (NewtonSolver.tuning)
-    const landing = (slowChord: number): { w: PhysicsWorld; iters: number; unconverged: number; chords: number } => {
+    const landing = (slowChord: number): { w: PhysicsWorld; chords: () => number } => {
       const { world: w } = buildScene('pile20');
       let chords = 0, seen: NewtonSolver | null = null, c0 = 0;
       w.addSystem('solve', (ctx) => {
@@ -190,23 +190,31 @@ describe('Newton chord iterations (PCG path; the direct path\'s slow tails and r
         const ns = ctx.newtonSolver!;
         chords += ns === seen ? ns.chordIters - c0 : ns.chordIters; // a re-solve's pattern growth may replace it
       });
-      let iters = 0, unconverged = 0;
-      for (let s = 0; s < 40; s++) {
-        w.step();
-        iters += w.lastStats.newtonIters;
-        if (!w.lastStats.converged) unconverged++;
-      }
-      return { w, iters, unconverged, chords };
+      return { w, chords: () => chords };
     };
-    const off = landing(0), on = landing(0.5);
-    if (process.env.PRINT_MEASURED) console.log({ chords: on.chords, iters: [on.iters, off.iters], unconverged: [on.unconverged, off.unconverged], diff: maxDiff(on.w.readPositions(), off.w.readPositions()) });
-    expect(off.chords).toBe(0);
-    // measured: 11 chord iterations, 243 Newton iterations against 237, 2 unconverged steps against 1, 2.8e-4 m
-    // (after 40 steps the landing's chaos takes over: from its third step at the iteration cap a
-    // jelly topples one way or the other, 1e-2 m apart two steps later)
-    expect(on.chords).toBeGreaterThan(5);
-    expect(on.iters).toBeLessThanOrEqual(off.iters + 10);
-    expect(on.unconverged).toBeLessThanOrEqual(off.unconverged + 1);
-    expect(maxDiff(on.w.readPositions(), off.w.readPositions())).toBeLessThan(5e-4);
+    // Each step is taken by both from the same state (off takes on's): whole trajectories part from the
+    // landing's steps at the iteration cap on (a jelly topples one way or the other) and from stick–slip
+    // switches within the tolerance (friction's ε is 1.7 µm)
+    const on = landing(0.5), off = landing(0);
+    let itersOn = 0, itersOff = 0, unconvergedOn = 0, unconvergedOff = 0, worst = 0;
+    for (let s = 0; s < 60; s++) {
+      off.w.restore(on.w.snapshot());
+      on.w.step();
+      off.w.step();
+      itersOn += on.w.lastStats.newtonIters;
+      itersOff += off.w.lastStats.newtonIters;
+      unconvergedOn += on.w.lastStats.converged ? 0 : 1;
+      unconvergedOff += off.w.lastStats.converged ? 0 : 1;
+      // in tolerances (1e-6 × the pile's size, about 7.6 m at the landing), on the steps both converged
+      if (on.w.lastStats.converged && off.w.lastStats.converged) worst = Math.max(worst, maxDiff(on.w.readPositions(), off.w.readPositions()) / 7.6e-6);
+    }
+    if (process.env.PRINT_MEASURED) console.log({ chords: on.chords(), iters: [itersOn, itersOff], unconverged: [unconvergedOn, unconvergedOff], worst });
+    expect(off.chords()).toBe(0);
+    // measured: 71 chord iterations, 621 Newton iterations against 620, 18 capped steps both, 30.5 tolerances at most
+    // (2.3e-4 m: a stick–slip switch within one tolerance moves the converged state further)
+    expect(on.chords()).toBeGreaterThan(10);
+    expect(itersOn).toBeLessThanOrEqual(itersOff + 10);
+    expect(unconvergedOn).toBeLessThanOrEqual(unconvergedOff + 1);
+    expect(worst).toBeLessThan(100);
   }, 60_000);
 });

@@ -601,7 +601,7 @@ export class ContactPotential implements ContactTerm {
     const alpha = mode === AT_TRIAL ? this.fbAlpha : ALPHA_ZERO;
     const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
     for (let k = 0; k < this.total; k++) {
-      if (held !== null && held[nd[3 * k]!] === 1) continue; // a held island's pair
+      if (held !== null && held[nd[3 * k]!] !== 0) continue; // a held island's pair
       const o = NG * k;
       if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha))) continue; // zero force, no friction
       candidateGeom(kind, nd, G, k, x, q);
@@ -741,7 +741,7 @@ export class ContactPotential implements ContactTerm {
     const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
     const kind = this.kind;
     for (let k = 0; k < this.total; k++) {
-      if (held !== null && held[nd[3 * k]!] === 1) continue; // a held island's pair (its nodes share one island)
+      if (held !== null && held[nd[3 * k]!] !== 0) continue; // a held island's pair (its nodes share one island)
       if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha))) continue; // zero curvature, no friction
       const major = this.major[k] === 1;
       if (major) this.localMajorizer(k, x, H);

@@ -62,7 +62,7 @@ export class SparseLDLT {
    */
   readonly paired: boolean;
   private readonly y2: Float64Array;
-  /** Per row pair (2K, 2K+1) of the permuted matrix: 1 when factorPaired sets it to identity (held). */
+  /** Per row pair (2K, 2K+1) of the permuted matrix: 1 when factorPaired sets it to identity (held), KEEP_ROWS when it leaves them. */
   private readonly skip: Uint8Array;
   private readonly Np: Int32Array;
   private readonly Nj: Int32Array;
@@ -262,6 +262,9 @@ export class SparseLDLT {
    * with a matrix that couples no held island to the rest and a right-hand side that is zero on its
    * rows: the solution is then zero there and, on every other row, bit-identical to that of the full
    * factorization (the entries of L between islands are exact zeros either way).
+   * held = KEEP_ROWS (2): the rows are left as the last factorization made them (an island that
+   * has converged within a Newton solve, src/solver/newton.ts `islandConvergence`); the caller has
+   * made them couple to no other island first (isolateKeptRows).
    */
   factor(values: Float64Array, held: Uint8Array | null = null): boolean {
     if (this.paired) return this.factorPaired(values, held);
@@ -332,6 +335,32 @@ export class SparseLDLT {
     }
     this.factored = true;
     return true;
+  }
+
+  /**
+   * Zero the entries of L in the rows of particles with held[p] = KEEP_ROWS that lie in a column of
+   * another island (label[p] per particle): kept rows then couple to nothing outside their island,
+   * and a factorization with them kept is the exact one on every other island. Rows factored in an
+   * earlier step may have been part of a larger island then; their within-island part stays a
+   * positive definite factor (of that island's Schur complement then). Paired factors only.
+   */
+  isolateKeptRows(held: Uint8Array, label: Int32Array): void {
+    const perm = this.perm, Np = this.Np, Nj = this.Nj, Nend = this.Nend, Lp = this.Lp, Lx = this.Lx;
+    for (let a = 0; a < this.n; a += 2) {
+      const p = perm[a]! >> 1;
+      if (held[p] !== KEEP_ROWS) continue;
+      const own = label[p]!;
+      for (let t = Np[a >> 1]!, r1 = Np[(a >> 1) + 1]!; t < r1; t++) {
+        const j0 = Nj[t]!;
+        if (label[perm[j0]! >> 1] === own) continue;
+        const end0 = Nend[t]!; // L(a, j0), then L(a+1, j0)
+        const end1 = end0 + Lp[j0 + 1]! - Lp[j0]! - 1; // L(a, j0+1), then L(a+1, j0+1)
+        Lx[end0] = 0;
+        Lx[end0 + 1] = 0;
+        Lx[end1] = 0;
+        Lx[end1 + 1] = 0;
+      }
+    }
   }
 
   /** Load a factorization taken from this symbolic structure (snapshots): L's values and D. False when the sizes differ. */
@@ -428,6 +457,9 @@ function identityRows(
   invD[a] = 1;
   invD[a + 1] = 1;
 }
+
+/** held / skip code of rows a factorization leaves as they are (SparseLDLT.factor). */
+export const KEEP_ROWS = 2;
 
 /** skip[K] ← 1 when the particles of permuted dofs 2K and 2K+1 (one particle on a node ordering) are held. */
 function skipRows(n: number, perm: Int32Array, held: Uint8Array, skip: Uint8Array): void {
@@ -529,10 +561,12 @@ function factorPairedKernel(
   y.fill(0);
   for (let a = 0; a < n; a += 2) {
     const b = a + 1;
-    if (skip[a >> 1] === 1) {
+    const sk = skip[a >> 1];
+    if (sk === 1) {
       identityRows(a, Np, Nj, Nend, Lp, Lx, D, invD); // a held particle's rows (SparseLDLT.factor)
       continue;
     }
+    if (sk === KEEP_ROWS) continue; // a converged island's rows, as the last factorization left them
     for (let q = Cp[a], c1 = Cp[a + 1]; q < c1; q++) y[Ci[q] << 1] += values[Csrc[q]];
     for (let q = Cp[b], c1 = Cp[b + 1]; q < c1; q++) y[(Ci[q] << 1) + 1] += values[Csrc[q]];
     let da = y[a << 1];

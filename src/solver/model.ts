@@ -20,9 +20,9 @@ export interface ContactTerm {
   energy(x: Float64Array): number;
   /** out[0] ← energy(x): the allocation-free form the solver calls every iterate. */
   energyTo(x: Float64Array, out: Float64Array): void;
-  /** gU += ∇E over the candidates, but those of held particles (held[p] = 1). */
+  /** gU += ∇E over the candidates, but those of held or converged particles (held[p] ≠ 0). */
   gradient(x: Float64Array, gU: Float64Array, held?: Uint8Array | null): void;
-  /** values += scale·H over the candidates, but those of held particles (held[p] = 1; src/solver/islands.ts). */
+  /** values += scale·H over the candidates, but those of held or converged particles (held[p] ≠ 0; src/solver/islands.ts). */
   hessian(x: Float64Array, scale: number, values: Float64Array, held?: Uint8Array | null): void;
   /** Join, in the union–find forest comp (src/solver/islands.ts), the particles each candidate and guard couples. */
   joinIslands(comp: Int32Array): void;
@@ -69,13 +69,13 @@ export interface SystemModel {
   contact: ContactTerm | null;
   /** Total potential energy at x. */
   energy(x: Float64Array): number;
-  /** gU ← ∇E(x, v) (minus the force, damping included); terms of held islands (held[i] = 1) left out. */
+  /** gU ← ∇E(x, v) (minus the force, damping included); terms of held or converged islands (held[i] ≠ 0) left out. */
   gradient(x: Float64Array, v: Float64Array, gU: Float64Array, held?: Uint8Array | null): void;
   /** values += cx·∂²E/∂x² + cv·∂(gradU)/∂v (exact element Hessians). */
   hessian(x: Float64Array, v: Float64Array, cx: number, cv: number, values: Float64Array): void;
   /**
    * values += scale·(PSD-projected ∂²E/∂x²), leaving out the terms of held islands (held[i] = 1 for
-   * their particles; src/solver/islands.ts), whose rows the solver does not factor.
+   * their particles; src/solver/islands.ts) and converged ones (KEEP_ROWS), whose rows the solver does not factor.
    */
   hessianPSD(x: Float64Array, scale: number, values: Float64Array, held?: Uint8Array | null): void;
   /** FOSSSim's penalty force is on: any two particles may couple (no islands). */

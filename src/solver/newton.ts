@@ -41,6 +41,7 @@ import { writePairBlocks } from '../elements';
 import { applyFixedToMatrix, zeroFixed, type Workspace } from './workspace';
 import { elementIslands, flattenIslands, markHeldIslands } from './islands';
 import { PcgWorkspace, pcg } from './cg';
+import { KEEP_ROWS } from './ldlt';
 import { addMassMatrix, massMatVec } from './mass';
 
 /** Offsets in NewtonSolver's step constants `hs`: h², h·b (b the uniform drag), h. */
@@ -113,6 +114,7 @@ export interface NewtonTuning {
   slowChord: number;
   restChord: boolean;
   skipHeldIslands: boolean;
+  islandConvergence: boolean;
 }
 
 /** Per-step timings (ms) when `profile` is on; accumulated over the step. */
@@ -233,6 +235,20 @@ export class NewtonSolver {
   skipHeldIslands = true;
   /** Particles of held islands in the last solve (0 when none were left out). */
   heldParticles = 0;
+  /**
+   * Island convergence: within a solve, an island of the system (src/solver/islands.ts) whose whole
+   * Newton step is within the step tolerance, taken with no stick prediction, has converged and
+   * stops iterating for the rest of the solve: its rows are left out of the gradient, the assembly
+   * and the factorization (which keeps its last factored rows, for the next step's rest chord), and
+   * its direction is zero. The other islands go on as they would alone. Direct path only (as held
+   * islands); false: every island iterates until the whole solve stops (docs/solver.md, "Island
+   * convergence").
+   */
+  islandConvergence = true;
+  /** Particles of islands that converged before their solve ended, summed over solves since creation. */
+  convergedIslandParticles = 0;
+  /** Particles of this solve's converged islands (held code KEEP_ROWS). */
+  private keptParticles = 0;
   /** The element components of the topology (a union–find forest, made once), this solve's island labels, held particles, scratch. */
   private readonly elementComp: Int32Array;
   private readonly label: Int32Array;
@@ -240,6 +256,10 @@ export class NewtonSolver {
   private readonly islandScratch: Uint8Array;
   /** `held` when this solve holds an island, else null: what the model and the factorization are passed. */
   private heldMask: Uint8Array | null = null;
+  /** This solve's island labels are set (more than one island, direct paired path). */
+  private islandsLabelled = false;
+  /** Per island label: its largest |Δx| component in the last direction (scratch of convergedIslands). */
+  private readonly islandStep: Float64Array;
 
   constructor(t: Topology) {
     this.cgTol = 1e-4;
@@ -264,6 +284,7 @@ export class NewtonSolver {
     this.label = new Int32Array(t.n);
     this.held = new Uint8Array(t.n);
     this.islandScratch = new Uint8Array(t.n);
+    this.islandStep = new Float64Array(t.n);
     this.refreshParams();
   }
 
@@ -272,7 +293,7 @@ export class NewtonSolver {
     return {
       pcgMinDofs: this.pcgMinDofs, refactorIters: this.refactorIters, cgTolerance: this.cgTolerance, cgMaxIters: this.cgMaxIters,
       profile: this.profile, chordWithin: this.chordWithin, slowChord: this.slowChord, restChord: this.restChord,
-      skipHeldIslands: this.skipHeldIslands,
+      skipHeldIslands: this.skipHeldIslands, islandConvergence: this.islandConvergence,
     };
   }
 
@@ -287,6 +308,7 @@ export class NewtonSolver {
     this.slowChord = t.slowChord;
     this.restChord = t.restChord;
     this.skipHeldIslands = t.skipHeldIslands;
+    this.islandConvergence = t.islandConvergence;
   }
 
   /**
@@ -298,14 +320,35 @@ export class NewtonSolver {
   private findHeldIslands(model: ForceModel, ws: Workspace): void {
     this.heldParticles = 0;
     this.heldMask = null;
+    this.islandsLabelled = false;
+    this.keptParticles = 0;
     const t = this.t;
-    if (!this.skipHeldIslands || model.pairsEverywhere || !ws.solver || ws.lu || t.ndof >= this.pcgMinDofs || !ws.solver.ldlt.paired) return;
-    if (t.fixedDiagSlots.length === 0) return; // no particle pinned or asleep (the slot lists follow Topology.fixed)
+    if (!(this.skipHeldIslands || this.islandConvergence) || model.pairsEverywhere || !ws.solver || ws.lu || t.ndof >= this.pcgMinDofs || !ws.solver.ldlt.paired) return;
+    // held islands need a particle pinned or asleep (the slot lists follow Topology.fixed)
+    const holds = this.skipHeldIslands && t.fixedDiagSlots.length > 0;
+    if (!holds && !this.islandConvergence) return;
     this.label.set(this.elementComp);
     if (model.contact) model.contact.joinIslands(this.label);
     if (flattenIslands(t.n, this.label) <= 1) return;
-    this.heldParticles = markHeldIslands(t.n, this.label, t.fixed, this.held, this.islandScratch);
+    this.islandsLabelled = true;
+    if (holds) this.heldParticles = markHeldIslands(t.n, this.label, t.fixed, this.held, this.islandScratch);
+    else this.held.fill(0);
     if (this.heldParticles > 0) this.heldMask = this.held;
+  }
+
+  /**
+   * Island convergence (islandConvergence): after an accepted iteration whose direction had no stick
+   * prediction, the islands with a free particle whose whole step was within stepTol stop iterating
+   * (held code KEEP_ROWS), and their factor rows are cut from other islands' columns.
+   */
+  private convergeIslands(ws: Workspace, dir: Float64Array, stepTol: number): void {
+    const t = this.t;
+    const kept = keepConvergedIslands(t.n, this.label, t.fixed, this.held, dir, stepTol, this.islandStep, this.islandScratch);
+    if (kept === 0) return;
+    this.keptParticles += kept;
+    this.convergedIslandParticles += kept;
+    this.heldMask = this.held;
+    ws.solver!.ldlt.isolateKeptRows(this.held, this.label);
   }
 
   /**
@@ -365,6 +408,7 @@ export class NewtonSolver {
     const ds = t.dampedSprings;
     if (ds.count > 0) dampingGradient(ds.count, ds.nodes, ds.params, this.nhat, x, xt, this.hs, g);
     zeroFixed(t, g);
+    if (this.keptParticles > 0) zeroKept(t.n, this.held, g);
   }
 
   /** ∇²Φ (projected when settings.projection = 'psd') into ws.values, fixed rows identity. */
@@ -656,7 +700,9 @@ export class NewtonSolver {
       for (;;) {
         if (!chord) {
           this.assemble(model, x, settings.projection, ws);
-          this.xFactor.set(x);
+          // a converged island's factor rows stay those assembled at its own earlier iterate
+          if (this.keptParticles > 0) copyUnkept(t.n, this.held, x, this.xFactor);
+          else this.xFactor.set(x);
           this.hFactor = this.h2;
           if (prof) this.lap(LAP_ASSEMBLY);
         }
@@ -664,9 +710,12 @@ export class NewtonSolver {
         if (predicted > 0) {
           stick!.stickAddRhs(x, this.h2!, trial);
           zeroFixed(t, trial);
+          if (this.keptParticles > 0) zeroKept(t.n, this.held, trial);
         }
         if (chord) this.chordSolve(ws, trial, dir);
         else this.solve(ws, trial, dir);
+        // zero already but for a factor's rows from an earlier step (a rest chord) coupling islands
+        if (this.keptParticles > 0) zeroKept(t.n, this.held, dir);
         slopeAndMax(n, g, dir, sc);
         const descent = sc[0]! < 0;
         const retry = predicted > 0 && !descent;
@@ -737,6 +786,7 @@ export class NewtonSolver {
       if (stick) stick.stickKeep(!(predicted > 0 && (full || small)));
       if (this.phiCount < this.phiHistory.length) this.phiHistory[this.phiCount++] = phi;
       lastFull = full;
+      if (this.islandConvergence && this.islandsLabelled && predicted === 0 && !small) this.convergeIslands(ws, dir, stepTol);
       this.restChordIters += restIter ? 1 : 0;
       // a rest chord ends the solve only when taken whole (a cut chord step says the old factor is off)
       if (small && predicted === 0 && (full || !restIter)) {
@@ -871,6 +921,57 @@ function slopeAndMax(n: number, g: Float64Array, d: Float64Array, sc: Float64Arr
     const a = Math.abs(d[i]!), m = sc[1]!;
     sc[1] = a > m ? a : m;
   }
+}
+
+/** Rows (2i, 2i+1) of r ← 0 for the particles of converged islands (held[i] = KEEP_ROWS). */
+function zeroKept(np: number, held: Uint8Array, r: Float64Array): void {
+  for (let i = 0; i < np; i++) {
+    if (held[i] === KEEP_ROWS) {
+      r[2 * i] = 0;
+      r[2 * i + 1] = 0;
+    }
+  }
+}
+
+/** out ← x on the rows of particles not in a converged island. */
+function copyUnkept(np: number, held: Uint8Array, x: Float64Array, out: Float64Array): void {
+  for (let i = 0; i < np; i++) {
+    if (held[i] !== KEEP_ROWS) {
+      out[2 * i] = x[2 * i]!;
+      out[2 * i + 1] = x[2 * i + 1]!;
+    }
+  }
+}
+
+/**
+ * Islands (labels from flattenIslands) with a free particle, none of it held or converged yet, whose
+ * every |d| component is within tol: held[i] ← KEEP_ROWS for their particles. islandStep and free
+ * are scratch indexed by label. Returns the number of particles newly marked.
+ */
+function keepConvergedIslands(
+  np: number, label: Int32Array, fixed: Uint8Array, held: Uint8Array, d: Float64Array, tol: number, islandStep: Float64Array, free: Uint8Array,
+): number {
+  for (let i = 0; i < np; i++) {
+    islandStep[i] = 0;
+    free[i] = 0;
+  }
+  for (let i = 0; i < np; i++) {
+    const l = label[i]!;
+    const a = Math.abs(d[2 * i]!), b = Math.abs(d[2 * i + 1]!);
+    // held, or not finite: the island is not converged
+    const m = held[i] !== 0 || !(a <= Infinity) || !(b <= Infinity) ? Infinity : a > b ? a : b;
+    if (m > islandStep[l]!) islandStep[l] = m;
+    if (fixed[i] === 0) free[l] = 1;
+  }
+  let count = 0;
+  for (let i = 0; i < np; i++) {
+    const l = label[i]!;
+    if (free[l] === 1 && islandStep[l]! <= tol) {
+      held[i] = KEEP_ROWS;
+      count++;
+    }
+  }
+  return count;
 }
 
 /** out = a − b. */

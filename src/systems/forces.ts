@@ -122,7 +122,7 @@ export class ForceModel implements SystemModel {
   }
 
   /**
-   * gU = dE/dx − (velocity-dependent forces), zeroed first. The terms of held islands (held[i] = 1,
+   * gU = dE/dx − (velocity-dependent forces), zeroed first. The terms of held islands (held[i] ≠ 0,
    * src/solver/islands.ts) are left out: they add only to held particles' rows, which the solver zeroes.
    */
   gradient(x: Float64Array, v: Float64Array, gU: Float64Array, held: Uint8Array | null = null): void {
@@ -133,14 +133,14 @@ export class ForceModel implements SystemModel {
     const s = t.springs;
     for (let e = 0; e < s.count; e++) {
       const a = 2 * s.nodes[2 * e]!, b = 2 * s.nodes[2 * e + 1]!;
-      if (skip[a >> 1] === 1) continue;
+      if (skip[a >> 1] !== 0) continue;
       springGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, s.params[2 * e]!, s.params[2 * e + 1]!, g, 0);
       add2(gU, g, a, b);
     }
     const hg = t.hinges;
     for (let e = 0; e < hg.count; e++) {
       const a = 2 * hg.nodes[3 * e]!, b = 2 * hg.nodes[3 * e + 1]!, c = 2 * hg.nodes[3 * e + 2]!, p = 3 * e;
-      if (skip[a >> 1] === 1) continue;
+      if (skip[a >> 1] !== 0) continue;
       bendingGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, hg.params[p]!, hg.params[p + 1]!, hg.params[p + 2]!, g, 0);
       add3(gU, g, a, b, c);
     }
@@ -148,21 +148,21 @@ export class ForceModel implements SystemModel {
     const d = t.dampedSprings;
     for (let e = 0; e < d.count; e++) {
       const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!, p = 3 * e;
-      if (skip[a >> 1] === 1) continue;
+      if (skip[a >> 1] !== 0) continue;
       fsSpringGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, d.params[p]!, d.params[p + 1]!, d.params[p + 2]!, g, 0);
       add2(gU, g, a, b);
     }
     const gr = t.gravitation;
     for (let e = 0; e < gr.count; e++) {
       const a = 2 * gr.nodes[2 * e]!, b = 2 * gr.nodes[2 * e + 1]!;
-      if (skip[a >> 1] === 1) continue;
+      if (skip[a >> 1] !== 0) continue;
       fsGravitationGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!, g, 0);
       add2(gU, g, a, b);
     }
     const vo = t.vortices;
     for (let e = 0; e < vo.count; e++) {
       const a = 2 * vo.nodes[2 * e]!, b = 2 * vo.nodes[2 * e + 1]!;
-      if (skip[a >> 1] === 1) continue;
+      if (skip[a >> 1] !== 0) continue;
       fsVortexGradient(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, v[a]!, v[a + 1]!, v[b]!, v[b + 1]!, vo.params[2 * e]!, vo.params[2 * e + 1]!, g, 0);
       add2(gU, g, a, b);
     }
@@ -225,14 +225,14 @@ export class ForceModel implements SystemModel {
     const s = t.springs;
     for (let e = 0; e < s.count; e++) {
       const a = 2 * s.nodes[2 * e]!, b = 2 * s.nodes[2 * e + 1]!;
-      if (skip[a >> 1] === 1) continue;
+      if (skip[a >> 1] !== 0) continue;
       springHessianPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, s.params[2 * e]!, s.params[2 * e + 1]!, h, 0);
       scatter(values, s, e, h, scale);
     }
     const hg = t.hinges;
     for (let e = 0; e < hg.count; e++) {
       const a = 2 * hg.nodes[3 * e]!, b = 2 * hg.nodes[3 * e + 1]!, c = 2 * hg.nodes[3 * e + 2]!, p = 3 * e;
-      if (skip[a >> 1] === 1) continue;
+      if (skip[a >> 1] !== 0) continue;
       bendingHessianPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, x[c]!, x[c + 1]!, hg.params[p]!, hg.params[p + 1]!, hg.params[p + 2]!, h, 0);
       scatter(values, hg, e, h, scale);
     }
@@ -240,14 +240,14 @@ export class ForceModel implements SystemModel {
     const d = t.dampedSprings;
     for (let e = 0; e < d.count; e++) {
       const a = 2 * d.nodes[2 * e]!, b = 2 * d.nodes[2 * e + 1]!, p = 3 * e;
-      if (skip[a >> 1] === 1) continue;
+      if (skip[a >> 1] !== 0) continue;
       fsSpringHessXPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, d.params[p]!, d.params[p + 1]!, h, 0);
       scatter(values, d, e, h, scale);
     }
     const gr = t.gravitation;
     for (let e = 0; e < gr.count; e++) {
       const a = 2 * gr.nodes[2 * e]!, b = 2 * gr.nodes[2 * e + 1]!;
-      if (skip[a >> 1] === 1) continue;
+      if (skip[a >> 1] !== 0) continue;
       fsGravitationHessXPSD(x[a]!, x[a + 1]!, x[b]!, x[b + 1]!, gr.params[e]!, t.mass[a]!, t.mass[b]!, h, 0);
       scatter(values, gr, e, h, scale);
     }
@@ -363,7 +363,7 @@ function trianglesGradient(tr: ElementFamily, x: Float64Array, g: Float64Array, 
   for (let e = 0; e < tr.count; e++) {
     const q = tr.params, nodes = tr.nodes;
     const a = 2 * nodes[3 * e]!, b = 2 * nodes[3 * e + 1]!, c = 2 * nodes[3 * e + 2]!;
-    if (held[a >> 1] === 1) continue;
+    if (held[a >> 1] !== 0) continue;
     triangleGradientAt(x, a, b, c, q, TRI_STRIDE * e, g, 0);
     add3(gU, g, a, b, c);
   }
@@ -375,7 +375,7 @@ function trianglesHessianPSD(
   for (let e = 0; e < tr.count; e++) {
     const q = tr.params, nodes = tr.nodes;
     const a = 2 * nodes[3 * e]!, b = 2 * nodes[3 * e + 1]!, c = 2 * nodes[3 * e + 2]!, p = TRI_STRIDE * e;
-    if (held[a >> 1] === 1) continue;
+    if (held[a >> 1] !== 0) continue;
     if (q[p + TRI_MATERIAL] === MAT_FOSSSIM) cstHessianPSDAt(x, a, b, c, q, p, h, 0);
     else triangleProjectedHessianAt(x, a, b, c, q, p, h, 0);
     scatter(values, tr, e, h, scale);
