@@ -5,51 +5,22 @@
  * solve's results stay bit-identical to assembling and factoring everything.
  */
 import { describe, expect, it } from 'vitest';
-import { buildPattern } from '../src/solver/pattern';
-import { SparseLDLT } from '../src/solver/ldlt';
 import { fillReducingOrder } from '../src/solver/ordering';
 import { elementIslands, flattenIslands, markHeldIslands } from '../src/solver/islands';
 import { PhysicsWorld } from '../src/world';
-import { meshBox } from '../src/mesh';
-
-/** Values of an SPD matrix on pattern p: diagonal `diag`, −1 on every off-diagonal entry whose nodes pass `couple`. */
-function spd(p: ReturnType<typeof buildPattern>, diag: number, couple: (a: number, b: number) => boolean): Float64Array {
-  const v = new Float64Array(p.rowIdx.length);
-  for (let j = 0; j < p.n; j++) {
-    for (let q = p.colPtr[j]!; q < p.colPtr[j + 1]!; q++) {
-      const i = p.rowIdx[q]!;
-      v[q] = i === j ? diag : couple(i >> 1, j >> 1) ? -1 + 0.1 * ((i + 2 * j) % 3) : 0;
-    }
-  }
-  return v;
-}
+import { solveAfterCoupled, spd, squareJelly as jelly, twoChains } from './support/islands';
 
 describe('held islands: the factorization', () => {
-  // particles 0–3 (a chain) and 4–7 (a chain), with pattern entries linking 3–4 (a contact pair of an
-  // earlier step: in the pattern, zero in this step's matrix)
-  const chain = Int32Array.from([0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7]);
-  const p = buildPattern(8, 2, [{ k: 2, nodes: chain }]);
-  const island = (i: number): number => (i < 4 ? 0 : 1);
+  // two chains, 0–3 and 4–7, with pattern entries linking 3–4 (a contact pair of an earlier step)
+  const { p, island, rhs } = twoChains();
   const coupled = spd(p, 10, () => true);
   const split = spd(p, 10, (a, b) => island(a) === island(b));
   const held = Uint8Array.from([0, 0, 0, 0, 1, 1, 1, 1]);
-  const rhs = Float64Array.from([1, -2, 0.5, 3, -1, 2, 0.25, 4, 0, 0, 0, 0, 0, 0, 0, 0]);
 
   it('rows of held particles become identity rows; the other rows solve bit-identically to the full factorization', () => {
-    const perm = fillReducingOrder(p, 2);
-    const full = new SparseLDLT(p, perm);
-    expect(full.paired).toBe(true);
-    expect(full.factor(split)).toBe(true);
-    const want = new Float64Array(16);
-    full.solve(rhs, want);
-
     // the factor first holds the coupled matrix (non-zero entries between the two chains), as after a
     // step in which the islands touched: the held rows must not keep any of it
-    const f = new SparseLDLT(p, perm);
-    expect(f.factor(coupled)).toBe(true);
-    expect(f.factor(split, held)).toBe(true);
-    const got = new Float64Array(16);
-    f.solve(rhs, got);
+    const { got, want, f } = solveAfterCoupled(p, fillReducingOrder(p, 2), coupled, split, held, rhs);
     for (let d = 0; d < 8; d++) expect(got[d]).toBe(want[d]);
     for (let d = 8; d < 16; d++) expect(got[d]).toBe(0);
     // the held rows are identity rows (D = 1), whatever the matrix holds there
@@ -71,18 +42,6 @@ describe('held islands: the factorization', () => {
     expect(Array.from(held)).toEqual([0, 0, 1, 1, 0, 0]); // c has a free particle: not held
   });
 });
-
-/** A 0.4 m square jelly (32 triangles) at (cx, cy); returns its particles. */
-function jelly(w: PhysicsWorld, cx: number, cy: number): number[] {
-  const mesh = meshBox(0.4, 0.4, 4, 4);
-  const body = w.createBody();
-  const ids: number[] = [];
-  for (let v = 0; v < mesh.positions.length / 2; v++) ids.push(w.addParticle({ x: cx + mesh.positions[2 * v]!, y: cy + mesh.positions[2 * v + 1]!, m: 0, radius: 0.02, body }));
-  for (let k = 0; k < mesh.triangles.length; k += 3) {
-    w.addTriangle(ids[mesh.triangles[k]!]!, ids[mesh.triangles[k + 1]!]!, ids[mesh.triangles[k + 2]!]!, { youngsModulus: 5e4, poissonRatio: 0.3, density: 40 });
-  }
-  return ids;
-}
 
 /** Five jellies in a row on the ground, sleeping on; from step 120 one of them is kicked up every 30 steps. */
 function row(skip: boolean): { hashes: string[]; held: number; resting: number } {

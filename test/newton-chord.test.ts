@@ -26,6 +26,7 @@ import type { NewtonSolver } from '../src/solver/newton';
 import { MATERIAL_NAMES, type MaterialName } from '../src/elements';
 import { meshBox } from '../src/mesh';
 import { setRestChord } from './support/rest-chord';
+import { maxDiff } from './support/islands';
 import { newtonSolverOf } from '../src/solver/context';
 
 /** test/solver-bitexact.test.ts's PCG jelly (200 triangles, shear kick), with the given chordWithin. */
@@ -61,12 +62,6 @@ function run(w: PhysicsWorld, steps: number): Run {
     if (!w.lastStats.converged) unconverged++;
   }
   return { w, newtonIters, unconverged, cgIters: newton.cgItersTotal - cg0, chords: newton.chordIters - ch0, restChords: newton.restChordIters - r0 };
-}
-
-function maxDiff(a: Float64Array, b: Float64Array): number {
-  let d = 0;
-  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i]! - b[i]!));
-  return d;
 }
 
 describe('Newton chord iterations (PCG path; the direct path\'s slow tails and rest chords)', () => {

@@ -7,18 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
-import { meshBox } from '../src/mesh';
-
-/** A 0.4 m square jelly (32 triangles) at (cx, cy). */
-function jelly(w: PhysicsWorld, cx: number, cy: number): void {
-  const mesh = meshBox(0.4, 0.4, 4, 4);
-  const body = w.createBody();
-  const ids: number[] = [];
-  for (let v = 0; v < mesh.positions.length / 2; v++) ids.push(w.addParticle({ x: cx + mesh.positions[2 * v]!, y: cy + mesh.positions[2 * v + 1]!, m: 0, radius: 0.02, body }));
-  for (let k = 0; k < mesh.triangles.length; k += 3) {
-    w.addTriangle(ids[mesh.triangles[k]!]!, ids[mesh.triangles[k + 1]!]!, ids[mesh.triangles[k + 2]!]!, { youngsModulus: 5e4, poissonRatio: 0.3, density: 40 });
-  }
-}
+import { squareJelly as jelly } from './support/islands';
 
 describe('Newton solver tuning', () => {
   it('survives a contact-pattern growth (one jelly dropped onto another) and a topology change', () => {
@@ -33,12 +22,14 @@ describe('Newton solver tuning', () => {
     first.restChord = false;
     first.chordWithin = 50;
     first.skipHeldIslands = false;
+    first.islandConvergence = false;
     const expectTuned = (): void => {
       const s = w.newtonSolver();
       expect(s.slowChord).toBe(0);
       expect(s.restChord).toBe(false);
       expect(s.chordWithin).toBe(50);
       expect(s.skipHeldIslands).toBe(false);
+      expect(s.islandConvergence).toBe(false);
     };
     let replaced = 0, seen = first;
     for (let s = 0; s < 90; s++) {
