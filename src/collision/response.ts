@@ -15,7 +15,8 @@
  * (offsets R_*) carries the narrow phase's results and the response's inputs between the methods,
  * so no double crosses a call (geometry.ts's header).
  */
-import { TRI_B00, TRI_STRIDE } from '../elements/layout';
+import { TRI_B00, TRI_MATERIAL, TRI_STRIDE } from '../elements/layout';
+import { MAT_COROTATIONAL, MAT_NEOHOOKEAN } from '../elements/materials';
 import type { StepContext } from '../solver/context';
 import type { Topology } from '../solver/topology';
 import { emptyBoundary, type ContactBoundary } from './boundary';
@@ -377,8 +378,8 @@ export class ContactResponse {
   }
 
   /**
-   * Particle p and the edge's node a belong to one body that has a triangle inverted at the start of
-   * the step. The last body checked is remembered (pairs come ordered by particle): a body is scanned
+   * Particle p and the edge's node a belong to one body that has a triangle of an inversion-resisting
+   * material inverted at the start of the step (actorInverted). The last body checked is remembered (pairs come ordered by particle): a body is scanned
    * once per run of its pairs.
    */
   private selfFolded(p: number, a: number): boolean {
@@ -549,14 +550,19 @@ export class ContactResponse {
 }
 
 /**
- * Whether a triangle of contact actor `act` (a body) is inverted at x0 (J ≤ 0 against its rest
- * orientation, the sign of det B of its inverse rest matrix): the body is folded or turning back.
+ * Whether a triangle of contact actor `act` (a body) whose material resists inversion (Neo-Hookean,
+ * corotational) is inverted at x0 (J ≤ 0 against its rest orientation, the sign of det B of its
+ * inverse rest matrix): the body is turning back. A reflection-invariant material (`fosssim`, `stvk`)
+ * rests folded: its body does not turn back, and putting its own floor pairs back every step only
+ * stirred it (docs/contact.md, "Floor pairs").
  */
-function actorInverted(t: Topology, bnd: ContactBoundary, x0: Float64Array, act: number): boolean {
+export function actorInverted(t: Topology, bnd: ContactBoundary, x0: Float64Array, act: number): boolean {
   const tr = t.triangles, P = tr.params;
   for (let e = 0; e < tr.count; e++) {
     const a = tr.nodes[3 * e]!, b = tr.nodes[3 * e + 1]!, c = tr.nodes[3 * e + 2]!;
     if (bnd.actor(a) !== act) continue;
+    const mat = P[TRI_STRIDE * e + TRI_MATERIAL]!;
+    if (mat !== MAT_NEOHOOKEAN && mat !== MAT_COROTATIONAL) continue;
     const a2 = 2 * a, b2 = 2 * b, c2 = 2 * c, q = TRI_STRIDE * e + TRI_B00; // B = Dm⁻¹: b00, b01, b10, b11
     const ds = (x0[b2]! - x0[a2]!) * (x0[c2 + 1]! - x0[a2 + 1]!) - (x0[b2 + 1]! - x0[a2 + 1]!) * (x0[c2]! - x0[a2]!);
     const dB = P[q]! * P[q + 3]! - P[q + 1]! * P[q + 2]!;
