@@ -10,6 +10,7 @@
  * each set: deterministic, independent of the order the unions come in.
  */
 import type { Topology } from './topology';
+import { KEEP_ROWS } from './ldlt';
 
 /**
  * comp[i] ← the root of particle i's element component: particles joined by any element (springs,
@@ -62,18 +63,51 @@ export function flattenIslands(n: number, comp: Int32Array): number {
   return count;
 }
 
-/**
- * held[i] ← 1 for the particles of islands (labels from flattenIslands) with no free particle.
- * free[] is scratch indexed by label. Returns the number of held particles.
- */
-export function markHeldIslands(n: number, label: Int32Array, fixed: Uint8Array, held: Uint8Array, free: Uint8Array): number {
+/** free[l] ← 1 for the labels (from flattenIslands) of islands with a free particle (fixed = 0), else 0. */
+export function freeIslands(n: number, label: Int32Array, fixed: Uint8Array, free: Uint8Array): void {
   for (let i = 0; i < n; i++) free[i] = 0;
   for (let i = 0; i < n; i++) if (fixed[i] === 0) free[label[i]!] = 1;
+}
+
+/**
+ * held[i] ← 1 for the particles of islands (labels from flattenIslands) with no free particle.
+ * free[] (indexed by label) is left as freeIslands sets it. Returns the number of held particles.
+ */
+export function markHeldIslands(n: number, label: Int32Array, fixed: Uint8Array, held: Uint8Array, free: Uint8Array): number {
+  freeIslands(n, label, fixed, free);
   let count = 0;
   for (let i = 0; i < n; i++) {
     const h = free[label[i]!] === 0;
     held[i] = h ? 1 : 0;
     count += h ? 1 : 0;
+  }
+  return count;
+}
+
+/**
+ * Island convergence (src/solver/newton.ts, islandConvergence): the islands with a free particle (free[]
+ * from freeIslands), none of it held or converged yet (held = 0), whose every |d| component is within
+ * tol: held[i] ← KEEP_ROWS for their particles. islandStep is scratch indexed by label. Returns the
+ * number of particles newly marked.
+ */
+export function keepConvergedIslands(
+  n: number, label: Int32Array, free: Uint8Array, held: Uint8Array, d: Float64Array, tol: number, islandStep: Float64Array,
+): number {
+  for (let i = 0; i < n; i++) islandStep[i] = 0;
+  for (let i = 0; i < n; i++) {
+    const a = Math.abs(d[2 * i]!), b = Math.abs(d[2 * i + 1]!);
+    // held, or not finite: the island is not converged
+    const m = held[i] !== 0 || !(a <= Infinity) || !(b <= Infinity) ? Infinity : a > b ? a : b;
+    const l = label[i]!;
+    if (m > islandStep[l]!) islandStep[l] = m;
+  }
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const l = label[i]!;
+    if (free[l] === 1 && islandStep[l]! <= tol) {
+      held[i] = KEEP_ROWS;
+      count++;
+    }
   }
   return count;
 }

@@ -39,7 +39,7 @@ import { scatter, type ElementFamily, type Topology } from './topology';
 import { UNIFORM_DRAG } from '../components';
 import { writePairBlocks } from '../elements';
 import { applyFixedToMatrix, zeroFixed, type Workspace } from './workspace';
-import { elementIslands, flattenIslands, markHeldIslands } from './islands';
+import { elementIslands, flattenIslands, freeIslands, keepConvergedIslands, markHeldIslands } from './islands';
 import { PcgWorkspace, pcg } from './cg';
 import { KEEP_ROWS } from './ldlt';
 import { addMassMatrix, massMatVec } from './mass';
@@ -249,7 +249,7 @@ export class NewtonSolver {
   convergedIslandParticles = 0;
   /** Particles of this solve's converged islands (held code KEEP_ROWS). */
   private keptParticles = 0;
-  /** The element components of the topology (a union–find forest, made once), this solve's island labels, held particles, scratch. */
+  /** The element components of the topology (a union–find forest, made once), this solve's island labels, held particles, which islands have a free particle. */
   private readonly elementComp: Int32Array;
   private readonly label: Int32Array;
   private readonly held: Uint8Array;
@@ -312,12 +312,13 @@ export class NewtonSolver {
   }
 
   /**
-   * The held islands of this solve (src/solver/islands.ts): the element components joined by the
-   * contact candidates and guards; those with no free particle are held (held[i] = 1, heldParticles
+   * The islands of this solve (src/solver/islands.ts): the element components joined by the contact
+   * candidates and guards, labelled when there are several (islandsLabelled) and held islands or
+   * island convergence are on; those with no free particle are held (held[i] = 1, heldParticles
    * counts them). Only on the direct sparse path with node-paired factors (the PCG path reuses its
    * factor across steps whole) and when no term couples every pair of particles.
    */
-  private findHeldIslands(model: ForceModel, ws: Workspace): void {
+  private findIslands(model: ForceModel, ws: Workspace): void {
     this.heldParticles = 0;
     this.heldMask = null;
     this.islandsLabelled = false;
@@ -331,8 +332,12 @@ export class NewtonSolver {
     if (model.contact) model.contact.joinIslands(this.label);
     if (flattenIslands(t.n, this.label) <= 1) return;
     this.islandsLabelled = true;
+    // islandScratch: which islands have a free particle (freeIslands), for held and converged islands both
     if (holds) this.heldParticles = markHeldIslands(t.n, this.label, t.fixed, this.held, this.islandScratch);
-    else this.held.fill(0);
+    else {
+      this.held.fill(0);
+      freeIslands(t.n, this.label, t.fixed, this.islandScratch);
+    }
     if (this.heldParticles > 0) this.heldMask = this.held;
   }
 
@@ -343,7 +348,7 @@ export class NewtonSolver {
    */
   private convergeIslands(ws: Workspace, dir: Float64Array, stepTol: number): void {
     const t = this.t;
-    const kept = keepConvergedIslands(t.n, this.label, t.fixed, this.held, dir, stepTol, this.islandStep, this.islandScratch);
+    const kept = keepConvergedIslands(t.n, this.label, this.islandScratch, this.held, dir, stepTol, this.islandStep);
     if (kept === 0) return;
     this.keptParticles += kept;
     this.convergedIslandParticles += kept;
@@ -664,8 +669,9 @@ export class NewtonSolver {
     // friction stick prediction (with the line search only; src/collision/implicit.ts, stickMark)
     const stick = settings.lineSearch ? contact : null;
     if (stick) stick.stickKeep(false);
-    // held islands (no free particle): zero rows of g and of every direction, so neither assembled nor factored
-    this.findHeldIslands(model, ws);
+    // this solve's islands: held ones (no free particle) have zero rows of g and of every direction, so are
+    // neither assembled nor factored; the others may converge before the solve ends (islandConvergence)
+    this.findIslands(model, ws);
     let slowNext = false;
     // a rest chord (restChord): the last solve converged with its last step whole, near where its factor
     // was assembled; that factor is still this pattern's, assembled with this h, and no particle's guess is
@@ -941,37 +947,6 @@ function copyUnkept(np: number, held: Uint8Array, x: Float64Array, out: Float64A
       out[2 * i + 1] = x[2 * i + 1]!;
     }
   }
-}
-
-/**
- * Islands (labels from flattenIslands) with a free particle, none of it held or converged yet, whose
- * every |d| component is within tol: held[i] ← KEEP_ROWS for their particles. islandStep and free
- * are scratch indexed by label. Returns the number of particles newly marked.
- */
-function keepConvergedIslands(
-  np: number, label: Int32Array, fixed: Uint8Array, held: Uint8Array, d: Float64Array, tol: number, islandStep: Float64Array, free: Uint8Array,
-): number {
-  for (let i = 0; i < np; i++) {
-    islandStep[i] = 0;
-    free[i] = 0;
-  }
-  for (let i = 0; i < np; i++) {
-    const l = label[i]!;
-    const a = Math.abs(d[2 * i]!), b = Math.abs(d[2 * i + 1]!);
-    // held, or not finite: the island is not converged
-    const m = held[i] !== 0 || !(a <= Infinity) || !(b <= Infinity) ? Infinity : a > b ? a : b;
-    if (m > islandStep[l]!) islandStep[l] = m;
-    if (fixed[i] === 0) free[l] = 1;
-  }
-  let count = 0;
-  for (let i = 0; i < np; i++) {
-    const l = label[i]!;
-    if (free[l] === 1 && islandStep[l]! <= tol) {
-      held[i] = KEEP_ROWS;
-      count++;
-    }
-  }
-  return count;
 }
 
 /** out = a − b. */
