@@ -29,8 +29,12 @@ import { setRestChord } from './support/rest-chord';
 import { maxDiff } from './support/islands';
 import { newtonSolverOf } from '../src/solver/context';
 
-/** test/solver-bitexact.test.ts's PCG jelly (200 triangles, shear kick), with the given chordWithin. */
-function jelly(material: MaterialName, kick: number, chordWithin: number, triangles = 200): PhysicsWorld {
+/**
+ * test/solver-bitexact.test.ts's PCG jelly (200 triangles, shear kick), with the given chordWithin and
+ * chordChain (default 0: chord iterations and rest chords alone, as before chord chains; the chains'
+ * own tests below pass 3, the default).
+ */
+function jelly(material: MaterialName, kick: number, chordWithin: number, triangles = 200, chordChain = 0): PhysicsWorld {
   const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
   buildJelly(triangles, w, material);
   const P = w.c.Particle;
@@ -39,6 +43,7 @@ function jelly(material: MaterialName, kick: number, chordWithin: number, triang
   const newton = w.newtonSolver();
   newton.pcgMinDofs = 0;
   newton.chordWithin = chordWithin;
+  newton.chordChain = chordChain;
   return w;
 }
 

@@ -23,6 +23,7 @@ describe('Newton solver tuning', () => {
     first.chordWithin = 50;
     first.skipHeldIslands = false;
     first.islandConvergence = false;
+    first.chordChain = 1;
     const expectTuned = (): void => {
       const s = w.newtonSolver();
       expect(s.slowChord).toBe(0);
@@ -30,6 +31,7 @@ describe('Newton solver tuning', () => {
       expect(s.chordWithin).toBe(50);
       expect(s.skipHeldIslands).toBe(false);
       expect(s.islandConvergence).toBe(false);
+      expect(s.chordChain).toBe(1);
     };
     let replaced = 0, seen = first;
     for (let s = 0; s < 90; s++) {

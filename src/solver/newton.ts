@@ -26,7 +26,9 @@
  * iterations. On that path, an iteration that follows a small full Newton step
  * (accepted at α = 1, within `chordWithin` step tolerances) may be a chord iteration:
  * no Hessian assembly, the direction is the reused factor's solve −M⁻¹∇Φ (docs/solver.md,
- * "Chord iterations"). On the direct path, iterations in a solve's slow tail (full steps
+ * "Chord iterations"). A step may start with a chord on the last solve's factor (a rest chord,
+ * `restChord`), on the PCG path followed by more while they contract (`chordChain`; docs/solver.md,
+ * "Rest chords", "Chord chains"). On the direct path, iterations in a solve's slow tail (full steps
  * shrinking by less than `slowChord`, after the stick predictions) reuse the solve's last factor
  * the same way (docs/solver.md, "Stop 23"). No allocation per step.
  *
@@ -113,6 +115,7 @@ export interface NewtonTuning {
   chordWithin: number;
   slowChord: number;
   restChord: boolean;
+  chordChain: number;
   skipHeldIslands: boolean;
   islandConvergence: boolean;
 }
@@ -182,6 +185,18 @@ export class NewtonSolver {
   restChord = true;
   /** Rest chord iterations since creation (counted in chordIters too). */
   restChordIters = 0;
+  /**
+   * PCG path: after a rest chord taken whole but not within the tolerance, up to this many more chord
+   * iterations on the same reused factor, while each is taken whole and at most half the step before
+   * it (the factor converges on its own, linearly); any other outcome goes back to Newton's iterations.
+   * The preconditioner's factor is from wherever PCG last needed one, not from the last assembly, so
+   * on this path a rest chord is not bound to the last assembly's iterate either: PCG's iteration
+   * count (the stale mark) says whether the factor is still close (docs/solver.md, "Chord chains").
+   * 0 turns chains off and restores the rest chords of before (bit for bit).
+   */
+  chordChain = 3;
+  /** Chained chord iterations since creation (counted in chordIters too). */
+  chainedChordIters = 0;
   /** The last solve qualifies the next step for a rest chord (its factor and xFactor are current). */
   private restReady = false;
   /**
@@ -293,7 +308,7 @@ export class NewtonSolver {
     return {
       pcgMinDofs: this.pcgMinDofs, refactorIters: this.refactorIters, cgTolerance: this.cgTolerance, cgMaxIters: this.cgMaxIters,
       profile: this.profile, chordWithin: this.chordWithin, slowChord: this.slowChord, restChord: this.restChord,
-      skipHeldIslands: this.skipHeldIslands, islandConvergence: this.islandConvergence,
+      chordChain: this.chordChain, skipHeldIslands: this.skipHeldIslands, islandConvergence: this.islandConvergence,
     };
   }
 
@@ -307,6 +322,7 @@ export class NewtonSolver {
     this.chordWithin = t.chordWithin;
     this.slowChord = t.slowChord;
     this.restChord = t.restChord;
+    this.chordChain = t.chordChain;
     this.skipHeldIslands = t.skipHeldIslands;
     this.islandConvergence = t.islandConvergence;
   }
@@ -675,15 +691,23 @@ export class NewtonSolver {
     let slowNext = false;
     // a rest chord (restChord): the last solve converged with its last step whole, near where its factor
     // was assembled; that factor is still this pattern's, assembled with this h, and no particle's guess is
-    // more than chordWithin tolerances from where it was assembled
+    // more than chordWithin tolerances from where it was assembled. On the PCG path with chord chains
+    // (chordChain) the factor is the preconditioner's, made wherever PCG last needed it: the distance to
+    // the last assembly says nothing of it, and is not asked
     // (each comparison made on every step: one first reached late in a game would deoptimize this method)
+    const chains = this.chordChain > 0 && this.chordWithin > 0 && this.chordReady(ws);
     maxAbsDiff(n, x, this.xFactor, sc);
-    const nearFactor = sc[0]! <= chordTol;
+    const nearFactor = sc[0]! <= chordTol || chains;
+    // chord chains: the chord iterations following a rest chord (chordChain)
+    let chainNext = false;
+    let chained = 0;
+    let newtonCount = 0;
     const sameH = this.hFactor === this.h2;
     let restNext = this.restChord && this.restReady && sameH && maxIters > 1 && this.restFactor(ws) && nearFactor;
     this.restReady = false;
     let lastFull = false;
-    while (iters < maxIters) {
+    let freeChords = 0;
+    while (iters - freeChords < maxIters) {
       this.gradient(model, x, g);
       sumSquares(n, g, sc);
       if (sc[0] === 0) {
@@ -697,9 +721,11 @@ export class NewtonSolver {
       // iteration, not only in a slow tail: a first read late in a game deoptimized this method (no
       // type feedback; the allocation gate's pile, step 9).
       const directReady = this.directFactored(ws);
-      let chord: boolean = predicted === 0 && ((chordNext && this.chordReady(ws)) || (slowNext && directReady) || restNext);
-      const restIter = chord && restNext;
+      let chord: boolean = predicted === 0 && ((chordNext && this.chordReady(ws)) || (slowNext && directReady) || restNext || chainNext);
+      const restIter: boolean = chord && restNext;
+      const chainIter: boolean = chord && chainNext;
       restNext = false;
+      chainNext = false;
       // The direction. When the predicted model gives no descent direction, Newton's own instead:
       // a second pass through the same calls, not a branch of its own (a branch first taken late in
       // a game deoptimized this method: the allocation gate's pile, step 19).
@@ -789,22 +815,35 @@ export class NewtonSolver {
       // times the iterations in its landing second, and corotational drops ended with particles
       // inside). They also end after a small step: only a step of Φ's own model ends the solve.
       const small = alpha * dmax <= stepTol;
+      // a chord on a factor from an earlier step (a rest chord or its chain)
+      const earlierFactor: boolean = restIter || chainIter;
+      // On the PCG path a chord step whose whole length was within the tolerance ends the solve even when
+      // the line search cut it: at the minimum Φ's decrease is round-off, and the factor is PCG's, checked
+      // by PCG's iteration count (without this, a settled 10k jelly alternated chord, Newton, Newton)
+      const within = chains && dmax <= stepTol;
       if (stick) stick.stickKeep(!(predicted > 0 && (full || small)));
       if (this.phiCount < this.phiHistory.length) this.phiHistory[this.phiCount++] = phi;
-      lastFull = full;
+      lastFull = full || within;
       if (this.islandConvergence && this.islandsLabelled && predicted === 0 && !small) this.convergeIslands(ws, dir, stepTol);
       this.restChordIters += restIter ? 1 : 0;
-      // a rest chord ends the solve only when taken whole (a cut chord step says the old factor is off)
-      if (small && predicted === 0 && (full || !restIter)) {
+      this.chainedChordIters += chainIter ? 1 : 0;
+      // a rest chord (or its chain) ends the solve only when taken whole (a cut chord step says the old
+      // factor is off), or on the PCG path when its whole step was within the tolerance
+      if (small && predicted === 0 && (full || !earlierFactor || within)) {
         converged = true;
         break;
       }
       // a chord iteration only where Newton is about to stop: a full step taken whole, within
       // chordWithin tolerances, and (after the first iteration) contracting at least as fast
-      chordNext = !chord && !chordUsed && full && dmax <= chordTol && (iters === 1 || dmax * this.chordWithin <= prevStep);
+      newtonCount += chord ? 0 : 1;
+      chordNext = !chord && !chordUsed && full && dmax <= chordTol && ((chains ? newtonCount : iters) === 1 || dmax * this.chordWithin <= prevStep);
       const slowStep = dmax > this.slowChord * prevStep; // on every iteration (type feedback, as above)
       slowNext = this.slowChord > 0 && iters >= STICK_PREDICTION_ITERS && full && predicted === 0 && slowStep;
-      chordUsed = chordUsed || chord;
+      // the chain goes on while its steps are whole, near, and contracting (at least halving after the rest chord)
+      chainNext = chains && earlierFactor && chained < this.chordChain && full && dmax <= chordTol && (restIter || dmax <= 0.5 * prevStep);
+      chained += chainNext ? 1 : 0;
+      freeChords += chains && earlierFactor && cap === 0 ? 1 : 0;
+      chordUsed = chordUsed || (chord && !(chains && earlierFactor));
       prevStep = dmax;
     }
     // v = (x − xᵗ)/h, kept in this method on purpose: the only loop over the dofs left here, it
@@ -815,7 +854,7 @@ export class NewtonSolver {
     // interpreter sees no back edges and the driver may stay unoptimized (a few hundred B/step).
     if (contact) contact.boundsEnd();
     maxAbsDiff(n, x, this.xFactor, sc);
-    const endNear = sc[0]! <= chordTol;
+    const endNear = sc[0]! <= chordTol || (this.chordChain > 0 && this.chordWithin > 0 && this.chordReady(ws));
     this.restReady = converged && lastFull && this.restFactor(ws) && endNear;
     const fixed = t.fixed;
     for (let i = 0; i < n; i++) {

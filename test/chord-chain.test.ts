@@ -1,0 +1,153 @@
+/**
+ * Chord chains (src/solver/newton.ts NewtonSolver.chordChain, docs/solver.md "Chord chains"): on the PCG
+ * path a rest chord taken whole but not within the tolerance is followed by more chord iterations on the
+ * reused preconditioner factor while they are whole and contracting, instead of Newton's iterations
+ * (a Hessian assembly and a PCG solve each); the rest chord there is not bound to the last assembly's
+ * iterate, and a chord step whose whole length is within the tolerance ends the solve even when the
+ * line search cut it (round-off at the minimum). These tests check, against chordChain = 0 (the solver
+ * before, bit for bit: test/solver-bitexact.test.ts):
+ *   - a settling clamped jelly (the bench's jelly scene) assembles far less and runs far fewer PCG
+ *     iterations, and once settled never assembles (without chains it alternated chord and Newton);
+ *   - kicked jellies of every material assemble less, take fewer PCG iterations and leave no more steps
+ *     unconverged (the chain's chords do not count against the iteration limit);
+ *   - each step, taken by both from the same state, ends within one Newton step tolerance of the other;
+ *   - the direct path (below pcgMinDofs) takes no chained chord;
+ *   - a snapshot taken after a chained step continues bit-identically.
+ */
+import { describe, expect, it } from 'vitest';
+import { PhysicsWorld } from '../src/world';
+import { buildJelly } from '../src/cli/bench-jellies';
+import { MATERIAL_NAMES, type MaterialName } from '../src/elements';
+import { digest } from './support/digest';
+import { maxDiff } from './support/islands';
+
+/** A clamped jelly of `triangles` triangles on the PCG path (pcgMinDofs 0), kicked by a shear velocity, with the given chordChain. */
+function jelly(material: MaterialName, kick: number, chordChain: number, triangles = 200): PhysicsWorld {
+  const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
+  buildJelly(triangles, w, material);
+  const P = w.c.Particle;
+  for (const e of w.lists.particles) if (P.fixed[e] === 0) P.vx[e] = kick * (P.y[e]! - 0.5);
+  w.step();
+  const newton = w.newtonSolver();
+  newton.pcgMinDofs = 0;
+  newton.chordChain = chordChain;
+  return w;
+}
+
+interface Counts {
+  iters: number;
+  /** Newton iterations that assembled the Hessian (iterations − chord iterations). */
+  assemblies: number;
+  cg: number;
+  chained: number;
+  unconverged: number;
+  /** Assemblies per step. */
+  perStep: number[];
+}
+
+function run(w: PhysicsWorld, steps: number): Counts {
+  const nw = w.newtonSolver();
+  const c0 = nw.chordIters, cg0 = nw.cgItersTotal, ch0 = nw.chainedChordIters;
+  const perStep: number[] = [];
+  let iters = 0, unconverged = 0;
+  for (let s = 0; s < steps; s++) {
+    const before = nw.chordIters;
+    w.step();
+    iters += w.lastStats.newtonIters;
+    perStep.push(w.lastStats.newtonIters - (nw.chordIters - before));
+    if (!w.lastStats.converged) unconverged++;
+  }
+  const chords = nw.chordIters - c0;
+  return { iters, assemblies: iters - chords, cg: nw.cgItersTotal - cg0, chained: nw.chainedChordIters - ch0, unconverged, perStep };
+}
+
+describe('chord chains (PCG path)', () => {
+  it('a settling clamped jelly assembles a fifth as often, and not at all once settled', () => {
+    // measured (400 triangles, 360 steps): assemblies 239 → 44, PCG iterations 736 → 138, Newton
+    // iterations 549 → 528, 85 chained chords; in the last 120 steps 70 assemblies → 0
+    const off = run(jelly('fosssim', 0, 0, 400), 360);
+    const on = run(jelly('fosssim', 0, 3, 400), 360);
+    expect(off.chained).toBe(0);
+    expect(on.chained).toBeGreaterThan(40);
+    expect(on.unconverged).toBe(0);
+    expect(off.unconverged).toBe(0);
+    expect(on.assemblies).toBeLessThan(0.3 * off.assemblies);
+    expect(on.cg).toBeLessThan(0.3 * off.cg);
+    expect(on.iters).toBeLessThanOrEqual(off.iters);
+    const late = (c: Counts): number => c.perStep.slice(-120).reduce((a, b) => a + b, 0);
+    expect(late(off)).toBeGreaterThan(30); // chord, Newton, Newton …: a cut rest chord went back to Newton
+    expect(late(on)).toBe(0);
+  });
+
+  for (const m of MATERIAL_NAMES) {
+    it(`${m}: a kicked jelly assembles less, with fewer PCG iterations and no more unconverged steps`, () => {
+      // measured (200 steps, assemblies / PCG iterations / unconverged): fosssim 481 / 3011 / 10 → 402 /
+      // 2504 / 6, stvk 484 / 3116 / 0 → 305 / 1987 / 0, neohookean 422 / 2398 / 0 → 242 / 1454 / 0,
+      // corotational 444 / 2111 / 0 → 245 / 1183 / 0
+      const off = run(jelly(m, 6, 0), 200);
+      const on = run(jelly(m, 6, 3), 200);
+      expect(on.assemblies).toBeLessThan(0.9 * off.assemblies);
+      expect(on.cg).toBeLessThan(0.9 * off.cg);
+      expect(on.unconverged).toBeLessThanOrEqual(off.unconverged);
+    });
+  }
+
+  it('each step, from the same state, ends within one Newton step tolerance of the solver without chains', () => {
+    // measured: at most 0.94 (fosssim), 0.62 (stvk), 0.39 (neohookean), 0.26 (corotational) tolerances
+    for (const m of MATERIAL_NAMES) {
+      const w = jelly(m, 6, 3);
+      let chained = 0, compared = 0;
+      for (let s = 0; s < 200; s++) {
+        const snap = w.snapshot();
+        w.newtonSolver().chordChain = 0;
+        w.step();
+        const without = w.readPositions(), convergedWithout = w.lastStats.converged;
+        w.restore(snap);
+        const nw = w.newtonSolver();
+        nw.chordChain = 3;
+        const ch0 = nw.chainedChordIters;
+        w.step();
+        chained += nw.chainedChordIters - ch0;
+        if (!convergedWithout || !w.lastStats.converged) continue;
+        compared++;
+        // the step tolerance: 1e-6 × the free particles' bounding-box diagonal, at most that of the 1 × 1 m jelly
+        expect(maxDiff(w.readPositions(), without)).toBeLessThan(1e-6 * Math.SQRT2);
+      }
+      expect(compared).toBeGreaterThan(180);
+      expect(chained).toBeGreaterThan(0);
+    }
+  });
+
+  it('the direct path takes no chained chord', () => {
+    const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
+    buildJelly(400, w);
+    w.step();
+    const r = run(w, 240);
+    expect(r.chained).toBe(0);
+  });
+
+  it('a snapshot taken after a chained step continues bit-identically', () => {
+    const a = jelly('neohookean', 0, 3, 400);
+    const nw = a.newtonSolver();
+    let s = 0;
+    for (; s < 300; s++) {
+      const ch0 = nw.chainedChordIters;
+      a.step();
+      if (nw.chainedChordIters > ch0 && s > 20) break;
+    }
+    expect(s).toBeLessThan(300);
+    const snap = a.snapshot();
+    const ch0 = a.newtonSolver().chainedChordIters;
+    for (let k = 0; k < 60; k++) a.step();
+    const chained = a.newtonSolver().chainedChordIters - ch0;
+    const first = digest(a);
+    // restored into the same world: the solver's tuning (pcgMinDofs 0) is not state, the world keeps it
+    a.restore(snap);
+    expect(a.newtonSolver().pcgMinDofs).toBe(0);
+    const ch1 = a.newtonSolver().chainedChordIters;
+    for (let k = 0; k < 60; k++) a.step();
+    expect(chained).toBeGreaterThan(0);
+    expect(a.newtonSolver().chainedChordIters - ch1).toBe(chained);
+    expect(digest(a)).toBe(first);
+  });
+});
