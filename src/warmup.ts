@@ -1,8 +1,9 @@
 /**
  * JIT warm-up: before the first game-mode step of a process, two tiny private worlds.
- * - WARMUP_STEPS (1500) steps of an 8-triangle FOSSSim-CST jelly, bottom row fixed, its top row
- *   thrown down at 4 m/s (large strain: the PSD clamp branch and line-search halvings), its linear
- *   systems solved by PCG preconditioned by the first step's factor (so pcg() and the LDLᵀ kernels
+ * - An 8-triangle FOSSSim-CST jelly, bottom row fixed, its top row thrown down at 4 m/s (large
+ *   strain: the PSD clamp branch and line-search halvings): DIRECT_WARMUP_STEPS (30) steps on the
+ *   direct path (rest chords and chord chains without contact), then WARMUP_STEPS (1500) steps whose
+ *   linear systems are solved by PCG preconditioned by one factor (so pcg() and the LDLᵀ kernels
  *   become hot), the Newton phase timings on every third step.
  * - CONTACT_WARMUP_STEPS (60) steps of contact: two free 8-triangle jellies, one sliding along a
  *   floor at 2 m/s (friction, stick predictions), the other dropped onto it (body–body pairs,
@@ -51,6 +52,12 @@ export interface WarmUpWorld {
 
 /** Steps of the warm-up world. */
 export const WARMUP_STEPS = 1500;
+/**
+ * Steps the warm-up jelly takes on the direct LDLᵀ path before its PCG steps: its rest chords and chord
+ * chains there (a world without contact, NewtonSolver.chordChain). With one step, the 1k bench jelly's
+ * first chains deoptimized the Newton driver, which then allocated 17 kB a step; 30 steps: 0 B.
+ */
+export const DIRECT_WARMUP_STEPS = 30;
 /** Steps of the contact warm-up world (1 s: the slide stops and the second jelly lands). */
 export const CONTACT_WARMUP_STEPS = 60;
 
@@ -69,13 +76,13 @@ export function runWarmUp(createWorld: () => WarmUpWorld, onProgress?: (fraction
   if (state !== 0) return;
   state = 1;
   // a fosssim jelly squashed by its top row's initial velocity (large strain: the PSD clamp branch,
-  // line-search halvings). Its linear systems go through PCG preconditioned by the factor of the
-  // first step, never refactored, so each solve takes several CG iterations and pcg() becomes hot
-  // (LDLᵀ's factor and solve kernels run in the first step and in every preconditioner solve). The
+  // line-search halvings). After its direct-path steps its linear systems go through PCG preconditioned
+  // by one factor, never refactored, so each solve takes several CG iterations and pcg() becomes hot
+  // (LDLᵀ's factor and solve kernels run in the direct-path steps and in every preconditioner solve). The
   // solver's phase timings (NewtonSolver.profile) are on every third step.
   const a = createWorld();
   addJelly(a, 0, 0.3, -4);
-  a.step();
+  for (let s = 0; s < DIRECT_WARMUP_STEPS; s++) a.step();
   const newton = a.newtonSolver();
   newton.pcgMinDofs = 0;
   newton.refactorIters = 1 << 20;

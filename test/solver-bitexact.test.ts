@@ -17,17 +17,18 @@
  * step that follows a converged solve, near where that solve's Hessian was assembled, with a chord
  * iteration on its factor (the direct path's last one, or the PCG path's reused one). With rest chords
  * off they hash as before, and the states with them agree within the Newton tolerance (checked below).
- * Re-recorded, the two PCG hashes only: chord chains (NewtonSolver.chordChain, docs/solver.md "Chord
- * chains") let a rest chord on the PCG path be followed by more chord iterations on the reused factor
- * instead of Newton's, and waive its distance to the last assembly there. With chordChain = 0 they hash
- * as before (checked below); test/chord-chain.test.ts compares the two step by step.
+ * Re-recorded, every hash: chord chains (NewtonSolver.chordChain, docs/solver.md "Chord chains") let a
+ * rest chord on the PCG path, and on the direct path without contact (these jellies have none), be
+ * followed by more chord iterations on its factor instead of Newton's, and waive its distance to the last
+ * assembly there. With chordChain = 0 they hash as before (checked below); test/chord-chain.test.ts
+ * compares the two step by step.
  */
 import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { buildJelly } from '../src/cli/bench-jellies';
 import { MATERIAL_NAMES, type MaterialName } from '../src/elements';
-import { setRestChord, tuneSolver } from './support/rest-chord';
+import { tuneSolver } from './support/rest-chord';
 
 /**
  * A 200-triangle jelly of the given material, kicked (shear velocity) so Newton takes several iterations;
@@ -46,8 +47,8 @@ function jelly(material: MaterialName, pcg: boolean, kick: number, rest = true, 
 }
 
 /** Stiff squashed jelly (test/newton.test.ts): many line-search halvings per step. */
-function squashed(rest = true): PhysicsWorld {
-  const w = setRestChord(new PhysicsWorld({ dt: 1 / 30, integrator: 'implicit-euler' }), rest);
+function squashed(rest = true, chordChain?: number): PhysicsWorld {
+  const w = tuneSolver(new PhysicsWorld({ dt: 1 / 30, integrator: 'implicit-euler' }), { restChord: rest, chordChain });
   const ids: number[] = [];
   const N = 4, L = 0.2;
   const at = (k: number): [number, number] => [((k % (N + 1)) / N) * L, (Math.floor(k / (N + 1)) / N) * L];
@@ -77,20 +78,25 @@ const BEFORE_REST_CHORD: Record<string, string> = {
   'neohookean pcg': '144b144fd4ecd2d7a1251b4afb315c23',
 };
 
-/** The PCG hashes with chord chains off (chordChain = 0): the code before them. */
+/** The hashes with chord chains off (chordChain = 0): the code before them. */
 const BEFORE_CHORD_CHAIN: Record<string, string> = {
-  'fosssim pcg': 'bd0af45df0f6470413ca9b018a771d15',
-  'neohookean pcg': '8ac9b8480529a35c3b343ef20818f43d',
-};
-
-const GOLDEN: Record<string, string> = {
   'fosssim ldlt': 'b338bf3d693a601c48d4ab5d0543b0aa',
   'stvk ldlt': '671e947de2f5fe8dc138677bd3e3d2fd',
   'neohookean ldlt': '2af92b12163fb91723ff3a6213dd2842',
   'corotational ldlt': '93e2f54e5638b6b08eb298c874ef8b81',
+  'fosssim pcg': 'bd0af45df0f6470413ca9b018a771d15',
+  'neohookean pcg': '8ac9b8480529a35c3b343ef20818f43d',
+  squashed: '4452e858c4c739cf58cb7d007e18be06',
+};
+
+const GOLDEN: Record<string, string> = {
+  'fosssim ldlt': 'ffd2ccabb275d9c155508aa9e62fe598',
+  'stvk ldlt': '33bf475633e0f3beb2e01dc7d9128bf1',
+  'neohookean ldlt': 'c261c4d08898642e0abf65a07acf4bcd',
+  'corotational ldlt': 'fc326446a62d7fd17bcd5b1cb65d5354',
   'fosssim pcg': '3457892448997b86739b043e54554b9a',
   'neohookean pcg': 'f8cadb5bf283f8011fdf4b877c0263b0',
-  squashed: '4452e858c4c739cf58cb7d007e18be06',
+  squashed: '653831605d47ddd4f02ab921bb136c6b',
 };
 
 describe('Newton step restructuring is bit-identical', () => {
@@ -137,10 +143,16 @@ describe('Newton step restructuring is bit-identical', () => {
       expect(dx).toBeLessThan(1e-6 * size); // the tolerance: 1e-6 × the jelly's size (m)
     });
   }
-  // chord chains changed the PCG hashes: off, they hash as before
-  for (const name of Object.keys(BEFORE_CHORD_CHAIN)) {
+  // chord chains changed every hash: off, they hash as before
+  const chainOff: [string, () => PhysicsWorld][] = [
+    ...MATERIAL_NAMES.map((m): [string, () => PhysicsWorld] => [`${m} ldlt`, () => jelly(m, false, 6, true, 0)]),
+    ['fosssim pcg', () => jelly('fosssim', true, 6, true, 0)],
+    ['neohookean pcg', () => jelly('neohookean', true, 6, true, 0)],
+    ['squashed', () => squashed(true, 0)],
+  ];
+  for (const [name, make] of chainOff) {
     it(`${name}, chord chains off: the hash before them`, () => {
-      const w = jelly(name.startsWith('fosssim') ? 'fosssim' : 'neohookean', true, 6, true, 0);
+      const w = make();
       for (let s = 0; s < 200; s++) w.step();
       expect(digest(w)).toBe(BEFORE_CHORD_CHAIN[name]);
     });

@@ -36,7 +36,7 @@
  * "Scratch and calling convention".
  */
 import { InputError } from '../errors';
-import type { SystemModel as ForceModel } from './model';
+import type { ContactTerm, SystemModel as ForceModel } from './model';
 import { scatter, type ElementFamily, type Topology } from './topology';
 import { UNIFORM_DRAG } from '../components';
 import { writePairBlocks } from '../elements';
@@ -177,7 +177,8 @@ export class NewtonSolver {
   /**
    * Rest chords, across steps: when the last solve converged with its last step taken whole and every
    * particle's initial guess (and that solve's result) is within `chordWithin` step tolerances of
-   * where that solve last assembled its Hessian, the step's first iteration is a chord iteration on
+   * where that solve last assembled its Hessian (not asked where chord chains run: `chordChain`),
+   * the step's first iteration is a chord iteration on
    * the solve's factor (the direct path's last one, or the PCG path's reused one while not stale): no
    * assembly, factorization or PCG. A chord step not taken whole or not within the tolerance is
    * followed by Newton's iterations (docs/solver.md, "Rest chords"). False turns it off.
@@ -186,12 +187,12 @@ export class NewtonSolver {
   /** Rest chord iterations since creation (counted in chordIters too). */
   restChordIters = 0;
   /**
-   * PCG path: after a rest chord taken whole but not within the tolerance, up to this many more chord
-   * iterations on the same reused factor, while each is taken whole and at most half the step before
-   * it (the factor converges on its own, linearly); any other outcome goes back to Newton's iterations.
-   * The preconditioner's factor is from wherever PCG last needed one, not from the last assembly, so
-   * on this path a rest chord is not bound to the last assembly's iterate either: PCG's iteration
-   * count (the stale mark) says whether the factor is still close (docs/solver.md, "Chord chains").
+   * Chord chains, on the PCG path and on the direct path of a world without contact: after a rest chord
+   * taken whole but not within the tolerance, up to this many more chord iterations on the same factor,
+   * while each is taken whole and at most half the step before it (the factor converges on its own,
+   * linearly); any other outcome goes back to Newton's iterations. There a rest chord is not bound to
+   * the last assembly's iterate (chainFactor), and a chord step whose whole length is within the
+   * tolerance ends the solve even when the line search cut it (docs/solver.md, "Chord chains").
    * 0 turns chains off and restores the rest chords of before (bit for bit).
    */
   chordChain = 3;
@@ -509,6 +510,22 @@ export class NewtonSolver {
     return this.directFactored(ws) || this.chordReady(ws);
   }
 
+  /**
+   * Chord chains may run on this factor (chordChain): the PCG path's reused one while not stale (made
+   * wherever PCG last needed one, so the distance to the last assembly says nothing of it; PCG's
+   * iteration count does), or the direct path's last one in a world without contact, whose Hessian
+   * changes only with the elastic terms' strain. With contact, barrier Hessians change by orders of
+   * magnitude within micrometres, and rest chords there keep the distance test (docs/solver.md,
+   * "Chord chains": waiving it too made the jelly page's landing second slower).
+   */
+  private chainFactor(ws: Workspace, contact: ContactTerm | null): boolean {
+    // both calls on every step: a call first reached late in a game deoptimizes the driver (the 1k bench's
+    // direct path without contact, after a warm-up whose contact-free jelly is on the PCG path: 17 kB a step)
+    const pcg = this.chordReady(ws);
+    const direct = this.directFactored(ws);
+    return this.chordChain > 0 && this.chordWithin > 0 && (pcg || (contact === null && direct));
+  }
+
   /** Chord direction: out = M⁻¹ rhs with the reused factor M (no assembly, no PCG). */
   private chordSolve(ws: Workspace, rhs: Float64Array, out: Float64Array): void {
     ws.solver!.ldlt.solve(rhs, out);
@@ -691,11 +708,10 @@ export class NewtonSolver {
     let slowNext = false;
     // a rest chord (restChord): the last solve converged with its last step whole, near where its factor
     // was assembled; that factor is still this pattern's, assembled with this h, and no particle's guess is
-    // more than chordWithin tolerances from where it was assembled. On the PCG path with chord chains
-    // (chordChain) the factor is the preconditioner's, made wherever PCG last needed it: the distance to
-    // the last assembly says nothing of it, and is not asked
+    // more than chordWithin tolerances from where it was assembled. Where chord chains run (chordChain,
+    // chainFactor) that distance is not asked: the chain's contraction checks the factor instead
     // (each comparison made on every step: one first reached late in a game would deoptimize this method)
-    const chains = this.chordChain > 0 && this.chordWithin > 0 && this.chordReady(ws);
+    const chains = this.chainFactor(ws, contact);
     maxAbsDiff(n, x, this.xFactor, sc);
     const nearFactor = sc[0]! <= chordTol || chains;
     // chord chains: the chord iterations following a rest chord (chordChain)
@@ -817,9 +833,9 @@ export class NewtonSolver {
       const small = alpha * dmax <= stepTol;
       // a chord on a factor from an earlier step (a rest chord or its chain)
       const earlierFactor: boolean = restIter || chainIter;
-      // On the PCG path a chord step whose whole length was within the tolerance ends the solve even when
-      // the line search cut it: at the minimum Φ's decrease is round-off, and the factor is PCG's, checked
-      // by PCG's iteration count (without this, a settled 10k jelly alternated chord, Newton, Newton)
+      // Where chains run (chainFactor) a chord step whose whole length was within the tolerance ends the
+      // solve even when the line search cut it: at the minimum Φ's decrease is round-off (without this, a
+      // settled 10k jelly alternated chord, Newton, Newton)
       const within = chains && dmax <= stepTol;
       if (stick) stick.stickKeep(!(predicted > 0 && (full || small)));
       if (this.phiCount < this.phiHistory.length) this.phiHistory[this.phiCount++] = phi;
@@ -828,7 +844,7 @@ export class NewtonSolver {
       this.restChordIters += restIter ? 1 : 0;
       this.chainedChordIters += chainIter ? 1 : 0;
       // a rest chord (or its chain) ends the solve only when taken whole (a cut chord step says the old
-      // factor is off), or on the PCG path when its whole step was within the tolerance
+      // factor is off), or where chains run when its whole step was within the tolerance
       if (small && predicted === 0 && (full || !earlierFactor || within)) {
         converged = true;
         break;
@@ -854,7 +870,7 @@ export class NewtonSolver {
     // interpreter sees no back edges and the driver may stay unoptimized (a few hundred B/step).
     if (contact) contact.boundsEnd();
     maxAbsDiff(n, x, this.xFactor, sc);
-    const endNear = sc[0]! <= chordTol || (this.chordChain > 0 && this.chordWithin > 0 && this.chordReady(ws));
+    const endNear = sc[0]! <= chordTol || this.chainFactor(ws, contact);
     this.restReady = converged && lastFull && this.restFactor(ws) && endNear;
     const fixed = t.fixed;
     for (let i = 0; i < n; i++) {
