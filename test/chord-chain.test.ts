@@ -18,26 +18,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
-import { buildJelly } from '../src/cli/bench-jellies';
 import { MATERIAL_NAMES, type MaterialName } from '../src/elements';
 import { buildScene } from '../src/cli/bench-scenes';
 import { digest } from './support/digest';
 import { maxDiff } from './support/islands';
+import { kickedJelly } from './support/rest-chord';
 
-/**
- * A clamped jelly of `triangles` triangles, kicked by a shear velocity, with the given chordChain, on the
- * PCG path (pcgMinDofs 0) or the direct one.
- */
+/** A kicked clamped jelly (test/support/rest-chord.ts) with the given chordChain, on the PCG path or the direct one. */
 function jelly(material: MaterialName, kick: number, chordChain: number, triangles = 200, pcg = true): PhysicsWorld {
-  const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
-  buildJelly(triangles, w, material);
-  const P = w.c.Particle;
-  for (const e of w.lists.particles) if (P.fixed[e] === 0) P.vx[e] = kick * (P.y[e]! - 0.5);
-  w.step();
-  const newton = w.newtonSolver();
-  if (pcg) newton.pcgMinDofs = 0;
-  newton.chordChain = chordChain;
-  return w;
+  return kickedJelly(material, kick, { pcg, chordChain }, triangles);
 }
 
 interface Counts {

@@ -25,26 +25,17 @@ import { buildScene } from '../src/cli/bench-scenes';
 import type { NewtonSolver } from '../src/solver/newton';
 import { MATERIAL_NAMES, type MaterialName } from '../src/elements';
 import { meshBox } from '../src/mesh';
-import { setRestChord, tuneSolver } from './support/rest-chord';
+import { kickedJelly, setRestChord, tuneSolver } from './support/rest-chord';
 import { maxDiff } from './support/islands';
 import { newtonSolverOf } from '../src/solver/context';
 
 /**
  * test/solver-bitexact.test.ts's PCG jelly (200 triangles, shear kick), with the given chordWithin and
- * chordChain (default 0: chord iterations and rest chords alone, as before chord chains; the chains'
- * own tests below pass 3, the default).
+ * chordChain (default 0: chord iterations and rest chords alone, as before chord chains;
+ * test/chord-chain.test.ts tests those).
  */
 function jelly(material: MaterialName, kick: number, chordWithin: number, triangles = 200, chordChain = 0): PhysicsWorld {
-  const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
-  buildJelly(triangles, w, material);
-  const P = w.c.Particle;
-  for (const e of w.lists.particles) if (P.fixed[e] === 0) P.vx[e] = kick * (P.y[e]! - 0.5);
-  w.step();
-  const newton = w.newtonSolver();
-  newton.pcgMinDofs = 0;
-  newton.chordWithin = chordWithin;
-  newton.chordChain = chordChain;
-  return w;
+  return kickedJelly(material, kick, { pcg: true, chordWithin, chordChain }, triangles);
 }
 
 interface Run {

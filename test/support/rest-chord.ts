@@ -1,6 +1,9 @@
 /** Set Newton solver tuning (src/solver/newton.ts NewtonTuning) for a world's tests. */
-import type { PhysicsWorld } from '../../src/world';
+import { PhysicsWorld } from '../../src/world';
 import { newtonSolverOf } from '../../src/solver/context';
+import { buildJelly } from '../../src/cli/bench-jellies';
+import type { MaterialName } from '../../src/elements';
+import type { NewtonTuning } from '../../src/solver/newton';
 
 /** Turn the Newton solver's rest chords (restChord) on or off for a world, on whatever solver each step uses. */
 export function setRestChord(w: PhysicsWorld, on: boolean): PhysicsWorld {
@@ -21,5 +24,23 @@ export function tuneSolver(w: PhysicsWorld, opts: { restChord?: boolean; chordCh
     if (opts.chordChain !== undefined) s.chordChain = opts.chordChain;
     if (opts.islandConvergence !== undefined) s.islandConvergence = opts.islandConvergence;
   }, { before: true });
+  return w;
+}
+
+/**
+ * The bench's clamped jelly of `triangles` triangles (test/solver-bitexact's, 200 by default), kicked by a
+ * shear velocity (vx = kick × (y − 0.5)), stepped once, then tuned: `pcg` puts it on the PCG path
+ * (pcgMinDofs 0), the other fields are set on its solver as given.
+ */
+export function kickedJelly(material: MaterialName, kick: number, tune: Partial<NewtonTuning> & { pcg?: boolean } = {}, triangles = 200): PhysicsWorld {
+  const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
+  buildJelly(triangles, w, material);
+  const P = w.c.Particle;
+  for (const e of w.lists.particles) if (P.fixed[e] === 0) P.vx[e] = kick * (P.y[e]! - 0.5);
+  w.step();
+  const { pcg, ...fields } = tune;
+  const newton = w.newtonSolver();
+  if (pcg) newton.pcgMinDofs = 0;
+  newton.applyTuning({ ...newton.tuning(), ...fields });
   return w;
 }
