@@ -90,12 +90,12 @@ const BEFORE_CHORD_CHAIN: Record<string, string> = {
 };
 
 const GOLDEN: Record<string, string> = {
-  'fosssim ldlt': 'ffd2ccabb275d9c155508aa9e62fe598',
-  'stvk ldlt': '33bf475633e0f3beb2e01dc7d9128bf1',
-  'neohookean ldlt': 'c261c4d08898642e0abf65a07acf4bcd',
-  'corotational ldlt': 'fc326446a62d7fd17bcd5b1cb65d5354',
-  'fosssim pcg': '3457892448997b86739b043e54554b9a',
-  'neohookean pcg': 'f8cadb5bf283f8011fdf4b877c0263b0',
+  'fosssim ldlt': '6f10e2e19d169ef5e879c4b95fd8f094',
+  'stvk ldlt': '68b3520d7e3f2b23a4635179c9a627ee',
+  'neohookean ldlt': 'dc8f9e004db9170c0229c593f627f0bb',
+  'corotational ldlt': 'fae00f1975e70339b761633395501bcf',
+  'fosssim pcg': '5a0c4dded5a7025e20ddba7ee5a9cc5f',
+  'neohookean pcg': '8e4e5e8e69931b45824e7df44fdd3a56',
   squashed: '653831605d47ddd4f02ab921bb136c6b',
 };
 

@@ -184,7 +184,7 @@ export class NewtonSolver {
    * followed by Newton's iterations (docs/solver.md, "Rest chords"). False turns it off.
    */
   restChord = true;
-  /** Rest chord iterations since creation (counted in chordIters too). */
+  /** Rest chord iterations since creation, those not taken included (counted in chordIters too). */
   restChordIters = 0;
   /**
    * Chord chains, on the PCG path and on the direct path of a world without contact: after a rest chord
@@ -713,7 +713,8 @@ export class NewtonSolver {
     // (each comparison made on every step: one first reached late in a game would deoptimize this method)
     const chains = this.chainFactor(ws, contact);
     maxAbsDiff(n, x, this.xFactor, sc);
-    const nearFactor = sc[0]! <= chordTol || chains;
+    const near = sc[0]! <= chordTol;
+    const nearFactor = near || chains;
     // chord chains: the chord iterations following a rest chord (chordChain)
     let chainNext = false;
     let chained = 0;
@@ -774,6 +775,15 @@ export class NewtonSolver {
       }
       iters++;
       const slope = sc[0]!, dmax = sc[1]!;
+      // a rest chord taken far from its factor's iterate (chains waived the distance) whose step is longer
+      // than chordWithin tolerances is not taken (still counted in newtonIters, chordIters and restChordIters):
+      // a long step on a factor from elsewhere decreased Φ as its model predicted and still left Newton
+      // further from the solution (a swinging rope of springs and hinges: 0 → 12 unconverged steps in 600)
+      if (restIter && !near && dmax > chordTol) {
+        freeChords++;
+        this.restChordIters++;
+        continue;
+      }
       if (contact) contact.boundsDirection(dir);
       if (stick && iters < STICK_PREDICTION_ITERS) stick.stickMark(x, dir);
       if (settings.lineSearch && (!(slope < 0) || !Number.isFinite(slope))) break; // not a descent direction (projection 'none' on an indefinite system)
