@@ -855,7 +855,10 @@ export class NewtonSolver {
       this.chainedChordIters += chainIter ? 1 : 0;
       // a rest chord (or its chain) ends the solve only when taken whole (a cut chord step says the old
       // factor is off), or where chains run when its whole step was within the tolerance
-      if (small && predicted === 0 && (full || !earlierFactor || within)) {
+      // a chained chord converges linearly, at the rate θ = its step ÷ the step before: the error left is
+      // about θ/(1 − θ) × its step, so it ends the solve only when that is within the tolerance
+      const chainClose = !chainIter || (dmax < prevStep && dmax * dmax <= stepTol * (prevStep - dmax));
+      if (small && predicted === 0 && (full || !earlierFactor || within) && chainClose) {
         converged = true;
         break;
       }
