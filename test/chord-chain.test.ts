@@ -25,6 +25,7 @@ import { digest } from './support/digest';
 import { maxDiff } from './support/islands';
 import { kickedJelly } from './support/rest-chord';
 import { ropePoints } from '../src/mesh/rope';
+import { meshBox } from '../src/mesh';
 
 /** A kicked clamped jelly (test/support/rest-chord.ts) with the given chordChain, on the PCG path or the direct one. */
 function jelly(material: MaterialName, kick: number, chordChain: number, triangles = 200, pcg = true): PhysicsWorld {
@@ -110,6 +111,25 @@ describe('chord chains', () => {
     expect(off.unconverged).toBe(0);
     expect(on.unconverged).toBe(0);
     expect(on.assemblies).toBeLessThanOrEqual(off.assemblies);
+  });
+
+  it('a step budget (maxStepIters) counts the rest chords not taken: no step takes more', () => {
+    // a jelly in free flight without contact, its nodes moving apart: each step's rest chord is too long to
+    // be taken (test/newton-chord.test.ts); before, it did not count against the budget (3 iterations a step)
+    const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler', newton: { maxStepIters: 2 } });
+    const mesh = meshBox(0.5, 0.5, 6, 6);
+    const ids: number[] = [];
+    for (let v = 0; v < mesh.positions.length / 2; v++) ids.push(w.addParticle({ x: mesh.positions[2 * v]!, y: mesh.positions[2 * v + 1]!, m: 0, vx: v % 3 === 0 ? 0.5 : 0 }));
+    for (let t = 0; t < mesh.triangles.length; t += 3) {
+      w.addTriangle(ids[mesh.triangles[t]!]!, ids[mesh.triangles[t + 1]!]!, ids[mesh.triangles[t + 2]!]!, { youngsModulus: 2e4, poissonRatio: 0.3, density: 100 });
+    }
+    let most = 0;
+    for (let s = 0; s < 60; s++) {
+      w.step();
+      most = Math.max(most, w.lastStats.newtonIters);
+    }
+    expect(w.newtonSolver().restChordIters).toBeGreaterThan(20); // measured 29
+    expect(most).toBeLessThanOrEqual(2);
   });
 
   it('each step, from the same state, ends within one Newton step tolerance of the solver without chains', () => {

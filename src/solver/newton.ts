@@ -177,9 +177,9 @@ export class NewtonSolver {
   /**
    * Rest chords, across steps: when the last solve converged with its last step taken whole and every
    * particle's initial guess (and that solve's result) is within `chordWithin` step tolerances of
-   * where that solve last assembled its Hessian (not asked where chord chains run: `chordChain`),
-   * the step's first iteration is a chord iteration on
-   * the solve's factor (the direct path's last one, or the PCG path's reused one while not stale): no
+   * where that solve last assembled its Hessian (not asked where chord chains run: `chordChain`), the
+   * step's first iteration is a chord iteration on the solve's factor (the direct path's last one, or
+   * the PCG path's reused one while not stale): no
    * assembly, factorization or PCG. A chord step not taken whole or not within the tolerance is
    * followed by Newton's iterations (docs/solver.md, "Rest chords"). False turns it off.
    */
@@ -723,6 +723,8 @@ export class NewtonSolver {
     let restNext = this.restChord && this.restReady && sameH && maxIters > 1 && this.restFactor(ws) && nearFactor;
     this.restReady = false;
     let lastFull = false;
+    // chords on an earlier factor count against maxIters only under a step budget (maxStepIters)
+    const freeChord = chains && cap === 0;
     let freeChords = 0;
     while (iters - freeChords < maxIters) {
       this.gradient(model, x, g);
@@ -780,7 +782,7 @@ export class NewtonSolver {
       // a long step on a factor from elsewhere decreased Φ as its model predicted and still left Newton
       // further from the solution (a swinging rope of springs and hinges: 0 → 12 unconverged steps in 600)
       if (restIter && !near && dmax > chordTol) {
-        freeChords++;
+        freeChords += freeChord ? 1 : 0;
         this.restChordIters++;
         continue;
       }
@@ -853,11 +855,11 @@ export class NewtonSolver {
       if (this.islandConvergence && this.islandsLabelled && predicted === 0 && !small) this.convergeIslands(ws, dir, stepTol);
       this.restChordIters += restIter ? 1 : 0;
       this.chainedChordIters += chainIter ? 1 : 0;
-      // a rest chord (or its chain) ends the solve only when taken whole (a cut chord step says the old
-      // factor is off), or where chains run when its whole step was within the tolerance
       // a chained chord converges linearly, at the rate θ = its step ÷ the step before: the error left is
       // about θ/(1 − θ) × its step, so it ends the solve only when that is within the tolerance
       const chainClose = !chainIter || (dmax < prevStep && dmax * dmax <= stepTol * (prevStep - dmax));
+      // a rest chord (or its chain) ends the solve only when taken whole (a cut chord step says the old
+      // factor is off), or where chains run when its whole step was within the tolerance
       if (small && predicted === 0 && (full || !earlierFactor || within) && chainClose) {
         converged = true;
         break;
@@ -871,7 +873,7 @@ export class NewtonSolver {
       // the chain goes on while its steps are whole, near, and contracting (at least halving after the rest chord)
       chainNext = chains && earlierFactor && chained < this.chordChain && full && dmax <= chordTol && (restIter || dmax <= 0.5 * prevStep);
       chained += chainNext ? 1 : 0;
-      freeChords += chains && earlierFactor && cap === 0 ? 1 : 0;
+      freeChords += freeChord && earlierFactor ? 1 : 0;
       chordUsed = chordUsed || (chord && !(chains && earlierFactor));
       prevStep = dmax;
     }
