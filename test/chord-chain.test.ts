@@ -27,9 +27,12 @@ import { kickedJelly } from './support/rest-chord';
 import { ropePoints } from '../src/mesh/rope';
 import { meshBox } from '../src/mesh';
 
-/** A kicked clamped jelly (test/support/rest-chord.ts) with the given chordChain, on the PCG path or the direct one. */
+/**
+ * A kicked clamped jelly (test/support/rest-chord.ts) with the given chordChain, on the PCG path or the direct
+ * one; without predicted-error stops, which end some chains' rest chords early (test/predicted-stop.test.ts).
+ */
 function jelly(material: MaterialName, kick: number, chordChain: number, triangles = 200, pcg = true): PhysicsWorld {
-  return kickedJelly(material, kick, { pcg, chordChain }, triangles);
+  return kickedJelly(material, kick, { pcg, chordChain, contractionMax: 0 }, triangles);
 }
 
 interface Counts {

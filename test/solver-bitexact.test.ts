@@ -22,6 +22,10 @@
  * followed by more chord iterations on its factor instead of Newton's, and waive its distance to the last
  * assembly there. With chordChain = 0 they hash as before (checked below); test/chord-chain.test.ts
  * compares the two step by step.
+ * Re-recorded, the hashes that change: predicted-error stops (NewtonSolver.contractionMax, docs/solver.md
+ * "Predicted-error stops") end a rest chord's solve when the error it leaves, predicted from the contraction
+ * a chain measured on the same factor, is within the tolerance. With contractionMax = 0 they hash as before
+ * (checked below); test/predicted-stop.test.ts compares each step with a tightly converged solve.
  */
 import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
@@ -32,10 +36,10 @@ import { tuneSolver } from './support/rest-chord';
 
 /**
  * A 200-triangle jelly of the given material, kicked (shear velocity) so Newton takes several iterations;
- * chordChain as given (the default, 3, when undefined).
+ * chordChain and contractionMax as given (the defaults when undefined).
  */
-function jelly(material: MaterialName, pcg: boolean, kick: number, rest = true, chordChain?: number): PhysicsWorld {
-  const w = tuneSolver(new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' }), { restChord: rest, chordChain });
+function jelly(material: MaterialName, pcg: boolean, kick: number, rest = true, chordChain?: number, contractionMax?: number): PhysicsWorld {
+  const w = tuneSolver(new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' }), { restChord: rest, chordChain, contractionMax });
   buildJelly(200, w, material);
   const P = w.c.Particle;
   for (const e of w.lists.particles) if (P.fixed[e] === 0) P.vx[e] = kick * (P.y[e]! - 0.5);
@@ -47,8 +51,8 @@ function jelly(material: MaterialName, pcg: boolean, kick: number, rest = true, 
 }
 
 /** Stiff squashed jelly (test/newton.test.ts): many line-search halvings per step. */
-function squashed(rest = true, chordChain?: number): PhysicsWorld {
-  const w = tuneSolver(new PhysicsWorld({ dt: 1 / 30, integrator: 'implicit-euler' }), { restChord: rest, chordChain });
+function squashed(rest = true, chordChain?: number, contractionMax?: number): PhysicsWorld {
+  const w = tuneSolver(new PhysicsWorld({ dt: 1 / 30, integrator: 'implicit-euler' }), { restChord: rest, chordChain, contractionMax });
   const ids: number[] = [];
   const N = 4, L = 0.2;
   const at = (k: number): [number, number] => [((k % (N + 1)) / N) * L, (Math.floor(k / (N + 1)) / N) * L];
@@ -89,13 +93,24 @@ const BEFORE_CHORD_CHAIN: Record<string, string> = {
   squashed: '4452e858c4c739cf58cb7d007e18be06',
 };
 
-const GOLDEN: Record<string, string> = {
+/** The hashes with predicted-error stops off (contractionMax = 0): the code before them. */
+const BEFORE_PREDICTED_STOP: Record<string, string> = {
   'fosssim ldlt': '6f10e2e19d169ef5e879c4b95fd8f094',
   'stvk ldlt': '68b3520d7e3f2b23a4635179c9a627ee',
   'neohookean ldlt': 'dc8f9e004db9170c0229c593f627f0bb',
   'corotational ldlt': 'fae00f1975e70339b761633395501bcf',
   'fosssim pcg': '5a0c4dded5a7025e20ddba7ee5a9cc5f',
   'neohookean pcg': '8e4e5e8e69931b45824e7df44fdd3a56',
+  squashed: '653831605d47ddd4f02ab921bb136c6b',
+};
+
+const GOLDEN: Record<string, string> = {
+  'fosssim ldlt': '920dd2020340cff941d921c0b80d5e68',
+  'stvk ldlt': '12fc414f1984e118fa164b6b6af0821e',
+  'neohookean ldlt': '7a5ccbc5838ad82f1d239ba3d689e247',
+  'corotational ldlt': '50bdfe4473e10b7757ea6f35e632ecff',
+  'fosssim pcg': '5a0c4dded5a7025e20ddba7ee5a9cc5f',
+  'neohookean pcg': '1204e81a865cab322ac65662828f81aa',
   squashed: '653831605d47ddd4f02ab921bb136c6b',
 };
 
@@ -119,9 +134,10 @@ describe('Newton step restructuring is bit-identical', () => {
       expect(digest(w)).toBe(GOLDEN[name]);
     });
   }
-  // rest chords changed every hash: off, they hash as before
+  // rest chords changed every hash: off, they hash as before (with chains, without predicted-error stops,
+  // which test/predicted-stop.test.ts compares step by step)
   const directCases: [string, (rest: boolean) => PhysicsWorld, number][] = [
-    ...MATERIAL_NAMES.map((m): [string, (rest: boolean) => PhysicsWorld, number] => [`${m} ldlt`, (rest) => jelly(m, false, 6, rest), 1]),
+    ...MATERIAL_NAMES.map((m): [string, (rest: boolean) => PhysicsWorld, number] => [`${m} ldlt`, (rest) => jelly(m, false, 6, rest, undefined, 0), 1]),
     // rest chords alone: chord chains (test/chord-chain.test.ts) are compared step by step there
     ['fosssim pcg', (rest) => jelly('fosssim', true, 6, rest, 0), 1],
     ['neohookean pcg', (rest) => jelly('neohookean', true, 6, rest, 0), 1],
@@ -155,6 +171,20 @@ describe('Newton step restructuring is bit-identical', () => {
       const w = make();
       for (let s = 0; s < 200; s++) w.step();
       expect(digest(w)).toBe(BEFORE_CHORD_CHAIN[name]);
+    });
+  }
+  // predicted-error stops changed the hashes of the jellies that stop on one: off, they hash as before
+  const predictedOff: [string, () => PhysicsWorld][] = [
+    ...MATERIAL_NAMES.map((m): [string, () => PhysicsWorld] => [`${m} ldlt`, () => jelly(m, false, 6, true, undefined, 0)]),
+    ['fosssim pcg', () => jelly('fosssim', true, 6, true, undefined, 0)],
+    ['neohookean pcg', () => jelly('neohookean', true, 6, true, undefined, 0)],
+    ['squashed', () => squashed(true, undefined, 0)],
+  ];
+  for (const [name, make] of predictedOff) {
+    it(`${name}, predicted-error stops off: the hash before them`, () => {
+      const w = make();
+      for (let s = 0; s < 200; s++) w.step();
+      expect(digest(w)).toBe(BEFORE_PREDICTED_STOP[name]);
     });
   }
 });

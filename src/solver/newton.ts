@@ -85,6 +85,13 @@ export const MAX_HALVINGS = 30;
  */
 export const STICK_PREDICTION_ITERS = 8;
 
+/**
+ * A carried contraction estimate (NewtonSolver.contractionMax) grows by this factor on each step it is
+ * carried: the factor ages as the bodies move (on hanging spring sheets θ rose 10–15 % a step between
+ * measurements), and an estimate grown to 1 is dropped, so a chain measures θ again.
+ */
+export const CONTRACTION_GROWTH = 1.1;
+
 /** Relative diagonal shifts tried, in turn, when the LDLᵀ of a game-mode system fails (factorRegularized). */
 const REGULARIZATION = [1e-10, 1e-6, 1e-2];
 
@@ -116,8 +123,22 @@ export interface NewtonTuning {
   slowChord: number;
   restChord: boolean;
   chordChain: number;
+  contractionMax: number;
   skipHeldIslands: boolean;
   islandConvergence: boolean;
+}
+
+/**
+ * The factor one step carries to the next (NewtonSolver.reusedFactor; snapshots): L's values and D, its
+ * staleness (PCG path), the iterate it was assembled at while a rest chord may follow (else empty), and
+ * the error factor a chain measured on it (0: none).
+ */
+export interface CarriedFactor {
+  Lx: Float64Array;
+  D: Float64Array;
+  stale: boolean;
+  at: Float64Array;
+  contraction: number;
 }
 
 /** Per-step timings (ms) when `profile` is on; accumulated over the step. */
@@ -198,6 +219,26 @@ export class NewtonSolver {
   chordChain = 3;
   /** Chained chord iterations since creation (counted in chordIters too). */
   chainedChordIters = 0;
+  /**
+   * Predicted-error stops, where chains run: a chain's first chord measures its factor's contraction
+   * θ (its step over the rest chord's); while that θ is at most this, later rest chords on the same
+   * factor end the solve when the error they leave, predicted as θ/(1 − θ) × their step, is within the
+   * tolerance (Hairer and Wanner's stopping test for simplified Newton iterations, with θ carried
+   * across steps as their RADAU5 carries it). The carried estimate grows by CONTRACTION_GROWTH a step
+   * and is dropped with its factor, by a new measurement above this, or once it reaches 1
+   * (docs/solver.md, "Predicted-error stops"). 0 turns them off and restores chains as before, bit for bit.
+   */
+  contractionMax = 0.05;
+  /** Solves ended by a predicted-error stop since creation. */
+  predictedStops = 0;
+  /**
+   * The carried error factor η = θ/(1 − θ) of the last chain (0: none), valid while the factor it was
+   * measured on is the current one (contractionFactor = factorCount then). State: snapshots carry it.
+   */
+  private contraction = 0;
+  private contractionFactor = -1;
+  /** Factorizations since creation (numeric ones, and factors restored from snapshots). */
+  private factorCount = 0;
   /** The last solve qualifies the next step for a rest chord (its factor and xFactor are current). */
   private restReady = false;
   /**
@@ -309,7 +350,7 @@ export class NewtonSolver {
     return {
       pcgMinDofs: this.pcgMinDofs, refactorIters: this.refactorIters, cgTolerance: this.cgTolerance, cgMaxIters: this.cgMaxIters,
       profile: this.profile, chordWithin: this.chordWithin, slowChord: this.slowChord, restChord: this.restChord,
-      chordChain: this.chordChain, skipHeldIslands: this.skipHeldIslands, islandConvergence: this.islandConvergence,
+      chordChain: this.chordChain, contractionMax: this.contractionMax, skipHeldIslands: this.skipHeldIslands, islandConvergence: this.islandConvergence,
     };
   }
 
@@ -324,6 +365,7 @@ export class NewtonSolver {
     this.slowChord = t.slowChord;
     this.restChord = t.restChord;
     this.chordChain = t.chordChain;
+    this.contractionMax = t.contractionMax;
     this.skipHeldIslands = t.skipHeldIslands;
     this.islandConvergence = t.islandConvergence;
   }
@@ -385,6 +427,7 @@ export class NewtonSolver {
     this.dragB = b;
     this.precondStale = true;
     this.restReady = false;
+    this.contraction = 0;
   }
 
   /**
@@ -538,10 +581,11 @@ export class NewtonSolver {
   /**
    * The factor a step carries to the next (snapshots: it changes the next solves), or null: the PCG
    * path's reused factor, or the direct path's last factor while the next step may take a rest chord;
-   * `at` is the iterate the last Hessian was assembled at while it may (else empty). refreshPending:
-   * as refreshParams at the next solve will leave it.
+   * `at` is the iterate the last Hessian was assembled at while it may (else empty); `contraction` the
+   * carried error factor measured on it (0: none; contractionMax). refreshPending: as refreshParams at
+   * the next solve will leave it.
    */
-  reusedFactor(ws: Workspace, refreshPending = false): { Lx: Float64Array; D: Float64Array; stale: boolean; at: Float64Array } | null {
+  reusedFactor(ws: Workspace, refreshPending = false): CarriedFactor | null {
     const solver = ws.solver;
     if (!solver || ws.lu || !solver.ldlt.factored) return null;
     // refreshPending: the next solve begins with refreshParams (an anchor set or cleared since the last
@@ -553,6 +597,7 @@ export class NewtonSolver {
     return {
       Lx: ldlt.Lx.slice(0, ldlt.nnzL), D: ldlt.D.slice(), stale: pcgPath && (this.precondStale || refreshPending),
       at: rest ? this.xFactor.slice() : new Float64Array(0),
+      contraction: this.contractionFactor === this.factorCount && !refreshPending ? this.contraction : 0,
     };
   }
 
@@ -561,13 +606,17 @@ export class NewtonSolver {
     this.precondValid = false;
     this.precondStale = true;
     this.restReady = false;
+    this.contraction = 0;
   }
 
   /** Put a carried factor back (snapshots; h: the world's step); false when it does not fit this topology's factor. */
-  restoreFactor(ws: Workspace, f: { Lx: Float64Array; D: Float64Array; stale: boolean; at: Float64Array }, h: number): boolean {
+  restoreFactor(ws: Workspace, f: CarriedFactor, h: number): boolean {
     this.dropReusedFactor();
     if (f.at.length !== 0 && f.at.length !== this.t.ndof) return false;
     if (!ws.solver || !ws.solver.ldlt.loadFactor(f.Lx, f.D)) return false;
+    this.factorCount++;
+    this.contraction = f.contraction;
+    this.contractionFactor = this.factorCount;
     if (this.t.ndof >= this.pcgMinDofs) {
       this.precondValid = true;
       this.precondStale = f.stale;
@@ -591,6 +640,7 @@ export class NewtonSolver {
   private factorRegularized(ws: Workspace): void {
     const ldlt = ws.solver!.ldlt;
     const held = this.heldMask;
+    this.factorCount++;
     if (ldlt.factor(ws.values, held)) return;
     const diag = this.t.diag, values = ws.values;
     for (let k = 0; k < REGULARIZATION.length; k++) {
@@ -726,6 +776,10 @@ export class NewtonSolver {
     // chords on an earlier factor count against maxIters only under a step budget (maxStepIters)
     const freeChord = chains && cap === 0;
     let freeChords = 0;
+    // the carried error factor η = θ/(1 − θ) for this solve's rest chord (0: none), then grown for the next
+    const eta = this.contractionMax > 0 && this.contractionFactor === this.factorCount ? this.contraction : 0;
+    const grown = eta * CONTRACTION_GROWTH;
+    this.contraction = grown < 1 ? grown : 0;
     while (iters - freeChords < maxIters) {
       this.gradient(model, x, g);
       sumSquares(n, g, sc);
@@ -858,9 +912,20 @@ export class NewtonSolver {
       // a chained chord converges linearly, at the rate θ = its step ÷ the step before: the error left is
       // about θ/(1 − θ) × its step, so it ends the solve only when that is within the tolerance
       const chainClose = !chainIter || (dmax < prevStep && dmax * dmax <= stepTol * (prevStep - dmax));
+      // the chain's first chord measures its factor's contraction θ = its step ÷ the rest chord's; a θ above
+      // contractionMax (or a cut step) drops the carried estimate
+      const measured = chainIter && chained === 1;
+      const theta = prevStep > 0 ? dmax / prevStep : 1;
+      const kept = full && theta <= this.contractionMax;
+      this.contraction = measured ? (kept ? theta / (1 - theta) : 0) : this.contraction;
+      this.contractionFactor = measured ? this.factorCount : this.contractionFactor;
+      // a rest chord taken whole ends the solve when the error it leaves, η × its step, is within the tolerance
+      const predictedClose = chains && restIter && full && eta > 0 && dmax * eta <= stepTol;
+      const predictedStop = predictedClose && predicted === 0 && !small;
+      this.predictedStops += predictedStop ? 1 : 0;
       // a rest chord (or its chain) ends the solve only when taken whole (a cut chord step says the old
       // factor is off), or where chains run when its whole step was within the tolerance
-      if (small && predicted === 0 && (full || !earlierFactor || within) && chainClose) {
+      if ((small && predicted === 0 && (full || !earlierFactor || within) && chainClose) || predictedStop) {
         converged = true;
         break;
       }

@@ -35,7 +35,7 @@ import { ContactSystem } from '../collision/contact';
 import type { PenaltyTerm } from '../collision/penalty';
 import { createEntityLists, dropSolver, newtonSolverOf, type EntityLists, type IntegratorType, type StepContext } from '../solver/context';
 import { explicitEuler, implicitEulerFosssim, symplecticEuler, FOSSSIM_NEWTON_MAX_ITERS } from '../solver/integrators';
-import type { NewtonSettings } from '../solver/newton';
+import type { CarriedFactor, NewtonSettings } from '../solver/newton';
 import { createStepStats, MAX_STAGES, type StepStats } from '../solver/stats';
 import { buildTopology, type Topology } from '../solver/topology';
 import { Workspace } from '../solver/workspace';
@@ -153,7 +153,7 @@ export class Pipeline {
   }
 
   /** Put a carried factor back (snapshots). */
-  restoreFactor(f: { Lx: Float64Array; D: Float64Array; stale: boolean; at: Float64Array }): boolean {
+  restoreFactor(f: CarriedFactor): boolean {
     return newtonSolverOf(this.ctx).restoreFactor(this.ctx.workspace, f, this.ctx.dt);
   }
 

@@ -26,7 +26,7 @@ import { COLLIDER_CIRCLE, COLLIDER_POLYGON } from '../collision/colliders';
 import { CONTACT_SETTING_FIELDS, CONTACT_SETTING_RANGES } from '../collision/contact';
 import { RANGES } from '../ranges';
 import { InputError } from '../errors';
-import type { NewtonSettings } from '../solver/newton';
+import type { CarriedFactor, NewtonSettings } from '../solver/newton';
 import type { EntityLists } from '../solver/topology';
 import { ByteFormatError, ByteReader, ByteWriter, Hash64, hashBytes } from './bytes';
 import type { Pipeline } from './pipeline';
@@ -39,9 +39,10 @@ import type { SleepState } from './sleep';
  * (src/systems/sleep.ts), written only when the world's sleep settings or state differ from a fresh
  * world's, so a world without sleeping has the payload (and the state hash) of version 2. 4: the factor section
  * also carries the direct path's rest-chord factor and ends with the iterate the last Hessian was assembled at
- * (empty unless a rest chord may follow: src/solver/newton.ts, restChord).
+ * (empty unless a rest chord may follow: src/solver/newton.ts, restChord). 5: the factor section ends with the
+ * error factor a chord chain measured on it (0: none; src/solver/newton.ts, contractionMax).
  */
-export const SNAPSHOT_FORMAT = 4;
+export const SNAPSHOT_FORMAT = 5;
 /** Tag of the sleep section. */
 const SLEEP_SECTION = 1;
 const MAGIC = 0x4e534c45; // 'ELSN' little-endian
@@ -72,7 +73,7 @@ export interface SnapshotData {
    * direct path's rest-chord factor; `at` is the iterate the last Hessian was assembled at while the
    * next step may take a rest chord (NewtonSolver.restChord), else empty.
    */
-  factor: { Lx: Float64Array; D: Float64Array; stale: boolean; at: Float64Array } | null;
+  factor: CarriedFactor | null;
   /** Sleeping's settings and state, or null (a fresh world's: off, nothing asleep). */
   sleep: SleepState | null;
 }
@@ -134,6 +135,7 @@ export function snapshotPayload(p: Pipeline, ecs: World, extras: WorldExtras): U
     w.f64s(f.D);
     w.u32(f.at.length);
     w.f64s(f.at);
+    w.f64(f.contraction);
   }
   if (p.sleep.hasState()) writeSleep(w, p.sleep.exportState(ctx));
   return w.finish();
@@ -344,7 +346,9 @@ function parse(bytes: Uint8Array, c: Components): SnapshotData {
     const at = new Float64Array(nAt);
     r.f64s(at, nAt, 'the factor point');
     requireFinite(at, 'the factor point');
-    factor = { Lx, D, stale, at };
+    const contraction = r.f64('the factor contraction');
+    if (!(contraction >= 0 && contraction < 1)) throw new ByteFormatError(`the factor contraction is ${contraction}; expected a number in [0, 1)`);
+    factor = { Lx, D, stale, at, contraction };
   }
   const sleep = r.remaining > 0 ? readSleep(r, lists.particles.length, nextBody) : null;
   if (r.remaining !== 0) throw new ByteFormatError(`${r.remaining} bytes left over after the snapshot's last section`);

@@ -11,17 +11,21 @@ export function setRestChord(w: PhysicsWorld, on: boolean): PhysicsWorld {
 }
 
 /**
- * Set rest chords, chord chains and island convergence (restChord, chordChain, islandConvergence) before every solve. A
+ * Set rest chords, chord chains, predicted-error stops and island convergence (restChord, chordChain,
+ * contractionMax, islandConvergence) before every solve. A
  * contact-pattern growth or topology change replaces the solver, which keeps its predecessor's
  * tuning (NewtonSolver.tuning); the solver is made here when there is none yet (a world's first).
  */
-export function tuneSolver(w: PhysicsWorld, opts: { restChord?: boolean; chordChain?: number; islandConvergence?: boolean }): PhysicsWorld {
+export function tuneSolver(
+  w: PhysicsWorld, opts: { restChord?: boolean; chordChain?: number; contractionMax?: number; islandConvergence?: boolean },
+): PhysicsWorld {
   w.addSystem('solve', (ctx) => {
     const implicit = ctx.integrator === 'implicit-euler' || ctx.integrator === 'linearized-implicit-euler';
     if (!implicit || ctx.newton === 'fosssim') return; // no game-mode Newton solver
     const s = newtonSolverOf(ctx); // a world's first solver, or one a pattern growth made this step
     if (opts.restChord !== undefined) s.restChord = opts.restChord;
     if (opts.chordChain !== undefined) s.chordChain = opts.chordChain;
+    if (opts.contractionMax !== undefined) s.contractionMax = opts.contractionMax;
     if (opts.islandConvergence !== undefined) s.islandConvergence = opts.islandConvergence;
   }, { before: true });
   return w;
