@@ -24,6 +24,7 @@ describe('Newton solver tuning', () => {
     first.skipHeldIslands = false;
     first.islandConvergence = false;
     first.chordChain = 1;
+    first.contractionMax = 0.02;
     const expectTuned = (): void => {
       const s = w.newtonSolver();
       expect(s.slowChord).toBe(0);
@@ -32,6 +33,7 @@ describe('Newton solver tuning', () => {
       expect(s.skipHeldIslands).toBe(false);
       expect(s.islandConvergence).toBe(false);
       expect(s.chordChain).toBe(1);
+      expect(s.contractionMax).toBe(0.02);
     };
     let replaced = 0, seen = first;
     for (let s = 0; s < 90; s++) {
