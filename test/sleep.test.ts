@@ -53,6 +53,21 @@ function positions(w: PhysicsWorld): Float64Array {
 }
 
 describe('sleeping', () => {
+  it("the default threshold is Box2D v3's, 0.05 m/s for every particle: a jelly drifting at 3 cm/s sleeps after 0.5 s, at 6 cm/s it does not", () => {
+    // (it was Box2D v2.4's 0.01 m/s: the jelly page's disc wobbled above it for seconds after landing)
+    const drift = (speed: number): number => {
+      const w = new PhysicsWorld({ dt: 1 / 60, sleeping: true, gravity: [0, 0] });
+      const a = jelly(w, 0, 1);
+      for (const e of a.eids) w.c.Particle.vx[e] = speed;
+      return stepUntil(w, () => w.isSleeping(a.body), 120);
+    };
+    expect(new PhysicsWorld().sleepSpeed).toBe(0.05);
+    const slow = drift(0.03);
+    expect(slow).toBeGreaterThanOrEqual(30); // sleepTime: 0.5 s of still steps
+    expect(slow).toBeLessThanOrEqual(32);
+    expect(drift(0.06)).toBe(-1);
+  });
+
   it('a jelly dropped on the ground falls asleep within 3 s and then costs no solve', () => {
     const w = world();
     const a = jelly(w, 0, 0.4);
@@ -446,5 +461,30 @@ describe('sleeping in the game layer (SoftSim)', () => {
     step(2);
     expect(a.isSleeping).toBe(false);
     expect(new SoftSim({ sleeping: false }).sleeping).toBe(false);
+  });
+
+  it('a body under a force keeps accelerating below the sleep speed: the force wakes it and restarts its still time', async () => {
+    // a persistent 0.6 N on a 13.9 kg jelly without gravity (0.043 m/s², starting at 0.007 m/s) stays below 0.05 m/s
+    // for about a second; it fell asleep at 0.5 s, its velocity zeroed, and the force woke it from rest again
+    const { SoftSim } = await import('../src/game/sim');
+    const sim = new SoftSim({ pixelsPerMetre: 100, originX: 0, originY: 600, gravity: [0, 0] });
+    const j = sim.jelly(300, 300, { radius: 30, stiffness: 3e4, density: 50 });
+    j.applyImpulse(10, 0);
+    sim.stepOnce();
+    const v0 = j.velocity.x;
+    j.applyForce(60, 0, true);
+    let slept = false;
+    for (let k = 0; k < 90; k++) {
+      sim.stepOnce();
+      slept = slept || j.isSleeping;
+    }
+    expect(slept).toBe(false);
+    expect(j.velocity.x - v0).toBeCloseTo((90 * 60) / 60 / j.mass, 4); // Δv = F t / m
+    // without a force it sleeps as before
+    j.clearForces();
+    j.setVelocity(0, 0);
+    let k = 0;
+    for (; k < 120 && !j.isSleeping; k++) sim.stepOnce();
+    expect(j.isSleeping).toBe(true);
   });
 });

@@ -38,6 +38,9 @@ export interface BodyWorld {
   topology(): Topology;
   setParticleFixed(eid: number, fixed: boolean): void;
   addSystem(stage: StageName, fn: SystemFn, where?: SystemPlacement): void;
+  /** Sleeping on (src/systems/sleep.ts), and waking `body`'s island with its still time restarted. */
+  readonly sleeping: boolean;
+  wake(body: number): boolean;
 }
 
 /** eid → dense index per topology (built once per topology, setup rate). */
@@ -315,13 +318,22 @@ export class BodyControl {
     this.fx = this.fy = this.torque = this.persistentFx = this.persistentFy = this.persistentTorque = 0;
   }
 
-  /** Apply this step's forces as the velocity change h F / M (and h τ / I); clears the one-step part. */
-  applyStepForces(h: number): void {
+  /**
+   * Apply this step's forces as the velocity change h F / M (and h τ / I); clears the one-step part. Returns
+   * whether a force or torque acted.
+   */
+  applyStepForces(h: number): boolean {
     const fx = this.fx + this.persistentFx, fy = this.fy + this.persistentFy, t = this.torque + this.persistentTorque;
     this.fx = this.fy = this.torque = 0;
-    if (fx === 0 && fy === 0 && t === 0) return;
+    if (fx === 0 && fy === 0 && t === 0) return false;
     if (fx !== 0 || fy !== 0) this.applyImpulse(h * fx, h * fy);
     if (t !== 0) this.applyAngularImpulse(h * t);
+    return true;
+  }
+
+  /** The body id of this body's particles (that of its first; 0: none). */
+  get bodyId(): number {
+    return this.eids.length > 0 ? this.world.c.Particle.body[this.eids[0]!]! : 0;
   }
 
   /** Move the body so its centre of mass is at (x, y) (m); shape and velocities are kept. */
@@ -381,7 +393,11 @@ export class BodyControl {
 
 /**
  * The pipeline hook of body forces: a system before the sync stage that applies every registered body's
- * one-step and persistent forces, in registration order. Costs one loop over the list per step.
+ * one-step and persistent forces, in registration order. A body a force acted on is woken and its still time
+ * restarted, as Box2D's ApplyForce with wake does: a body under a persistent force that stays below the sleep
+ * speed for a while keeps accelerating instead of falling asleep and losing its velocity (docs/design.md,
+ * "Sleeping"). Costs one loop over the list per step, and one over the particles per body a force acted on
+ * while sleeping is on.
  */
 export class BodyForces {
   readonly bodies: BodyControl[] = [];
@@ -406,6 +422,9 @@ export class BodyForces {
   private readonly system = (): void => {
     if (this.muted) return;
     const list = this.bodies, h = this.world.dt;
-    for (let k = 0; k < list.length; k++) list[k]!.applyStepForces(h);
+    for (let k = 0; k < list.length; k++) {
+      const b = list[k]!;
+      if (b.applyStepForces(h) && this.world.sleeping && b.bodyId > 0) this.world.wake(b.bodyId);
+    }
   };
 }

@@ -36,8 +36,11 @@ import type { ContactEvent, ContactSystem } from '../collision/contact';
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from '../collision/contact';
 import type { AnchorSet } from './forces';
 
-/** Default speed below which a particle counts as still (m/s; Box2D's linear sleep tolerance). */
-export const SLEEP_SPEED = 0.01;
+/**
+ * Default speed below which a particle counts as still (m/s): Box2D v3's default body sleep threshold, which it
+ * compares with the fastest point of a body, as this compares every particle (docs/design.md, "Sleeping").
+ */
+export const SLEEP_SPEED = 0.05;
 /** Default time an island must stay still before it sleeps (s; Box2D's b2_timeToSleep). */
 export const SLEEP_TIME = 0.5;
 
