@@ -169,11 +169,17 @@ describe('Newton chord iterations (PCG path; the direct path\'s slow tails and r
     expect(run(falling(3, true), 60).restChords).toBe(0); // chains run without contact only
     // without contact, chord chains (chordChain) try a rest chord on every step after the first (no factor
     // yet). Here each is longer than chordWithin tolerances, so none is taken (a long rest chord far from
-    // its factor: test/chord-chain.test.ts): one chord more a step, the same states bit for bit
+    // its factor: test/chord-chain.test.ts): one chord more a step, the same Newton iterations. The states
+    // agree to rounding: where chains run, a last step within the tolerance that Φ's rounding rejects whole
+    // is not halved (src/solver/newton.ts, roundOff): its iterate stays put, where halvings moved it a little (2.7e-14 m here)
     const on = run(falling(3, false), 60);
     expect(on.restChords).toBe(59);
     expect(on.newtonIters).toBe(off.newtonIters + 59);
-    expect(digest(on.w)).toBe(digest(off.w));
+    const p = on.w.readPositions(), q = off.w.readPositions();
+    let dx = 0;
+    for (let i = 0; i < p.length; i++) dx = Math.max(dx, Math.abs(p[i]! - q[i]!));
+    if (process.env.PRINT_GOLDEN) console.log(`free flight, chains on and off: ${dx}`);
+    expect(dx).toBeLessThan(1e-9); // a thousandth of the step tolerance (1e-6 × the 0.5 m jelly's size)
     const lin = new PhysicsWorld({ dt: 1 / 60, integrator: 'linearized-implicit-euler' });
     buildJelly(400, lin);
     const rl = run(lin, 240);
