@@ -156,6 +156,21 @@ describe('predicted-error stops', () => {
     });
   }
 
+  it('whatever contractionMax a game sets, the carried estimate stays below 1: every snapshot restores', () => {
+    // θ up to 0.84 on the two-corner sheet; a θ of 0.5 or more would carry η = θ/(1 − θ) ≥ 1, which restore refuses
+    const w = sheet('corners');
+    w.newtonSolver().contractionMax = 1;
+    const copy = sheet('corners');
+    let largest = 0;
+    for (let s = 0; s < 400; s++) {
+      w.step();
+      largest = Math.max(largest, (w.newtonSolver() as unknown as { contraction: number }).contraction);
+      expect(() => copy.restore(w.snapshot())).not.toThrow(); // 10 of 400 were refused (η up to 2.6) before
+    }
+    expect(largest).toBeGreaterThan(0.25); // large estimates were carried (θ > 0.2)
+    expect(largest).toBeLessThan(1);
+  });
+
   it('a forged estimate (NaN, 1 or more) in a snapshot is refused with a message, the world unchanged', () => {
     const target = kickedJelly('fosssim', 0, { pcg: true });
     for (let k = 0; k < 5; k++) target.step();

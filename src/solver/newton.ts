@@ -224,8 +224,8 @@ export class NewtonSolver {
    * θ (its step over the rest chord's); while that θ is at most this, later rest chords on the same
    * factor end the solve when the error they leave, predicted as θ/(1 − θ) × their step, is within the
    * tolerance (Hairer and Wanner's stopping test for simplified Newton iterations, with θ carried
-   * across steps as their RADAU5 carries it). The carried estimate grows by CONTRACTION_GROWTH a step
-   * and is dropped with its factor, by a new measurement above this, or once it reaches 1
+   * across steps as their RADAU5 carries it). The carried estimate grows by CONTRACTION_GROWTH a solve (one a
+   * step without contact) and is dropped with its factor, by a new measurement above this, or once it reaches 1
    * (docs/solver.md, "Predicted-error stops"). 0 turns them off and restores chains as before, bit for bit.
    */
   contractionMax = 0.05;
@@ -935,10 +935,11 @@ export class NewtonSolver {
       // about θ/(1 − θ) × its step, so it ends the solve only when that is within the tolerance
       const chainClose = !chainIter || (dmax < prevStep && dmax * dmax <= stepTol * (prevStep - dmax));
       // the chain's first chord measures its factor's contraction θ = its step ÷ the rest chord's; a θ above
-      // contractionMax (or a cut step) drops the carried estimate
+      // contractionMax (or a cut step) drops the carried estimate, and so does one of 1/2 or more whatever
+      // contractionMax is (η = θ/(1 − θ) ≥ 1 would stop nothing; snapshots carry η in [0, 1))
       const measured = chainIter && chained === 1;
       const theta = prevStep > 0 ? dmax / prevStep : 1;
-      const kept = full && theta <= this.contractionMax;
+      const kept = full && theta <= this.contractionMax && theta < 0.5;
       this.contraction = measured ? (kept ? theta / (1 - theta) : 0) : this.contraction;
       this.contractionFactor = measured ? this.factorCount : this.contractionFactor;
       // a rest chord taken whole ends the solve when the error it leaves, η × its step, is within the tolerance
