@@ -175,9 +175,7 @@ describe('Newton chord iterations (PCG path; the direct path\'s slow tails and r
     const on = run(falling(3, false), 60);
     expect(on.restChords).toBe(59);
     expect(on.newtonIters).toBe(off.newtonIters + 59);
-    const p = on.w.readPositions(), q = off.w.readPositions();
-    let dx = 0;
-    for (let i = 0; i < p.length; i++) dx = Math.max(dx, Math.abs(p[i]! - q[i]!));
+    const dx = maxDiff(on.w.readPositions(), off.w.readPositions());
     if (process.env.PRINT_GOLDEN) console.log(`free flight, chains on and off: ${dx}`);
     expect(dx).toBeLessThan(1e-9); // a thousandth of the step tolerance (1e-6 × the 0.5 m jelly's size)
     const lin = new PhysicsWorld({ dt: 1 / 60, integrator: 'linearized-implicit-euler' });

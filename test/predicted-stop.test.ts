@@ -16,6 +16,7 @@ import { MATERIAL_NAMES } from '../src/elements';
 import { meshSheet } from '../src/mesh/grid';
 import { kickedJelly } from './support/rest-chord';
 import { digest } from './support/digest';
+import { maxDiff } from './support/islands';
 
 /** A hanging sheet of springs (12 × 12 cells, 1 m), pinned at its two top corners or along its top, some nodes pushed sideways. */
 function sheet(pin: 'corners' | 'top'): PhysicsWorld {
@@ -82,11 +83,7 @@ function compare(w: PhysicsWorld, steps: number): Comparison {
       minY = Math.min(minY, x[2 * i + 1]!); maxY = Math.max(maxY, x[2 * i + 1]!);
     }
     const tol = 1e-6 * Math.sqrt((maxX - minX) ** 2 + (maxY - minY) ** 2);
-    let da = 0, db = 0;
-    for (let i = 0; i < x.length; i++) {
-      da = Math.max(da, Math.abs(a[i]! - x[i]!));
-      db = Math.max(db, Math.abs(b[i]! - x[i]!));
-    }
+    const da = maxDiff(a, x), db = maxDiff(b, x);
     if (!tight.lastStats.converged) continue;
     if (w.lastStats.converged) {
       if (stopped) r.stopErr = Math.max(r.stopErr, da / tol);

@@ -568,13 +568,13 @@ export class NewtonSolver {
     // direct path without contact, after a warm-up whose contact-free jelly is on the PCG path: 17 kB a step)
     const pcg = this.chordReady(ws);
     const direct = this.directFactored(ws);
-    return this.chordChain > 0 && this.chordWithin > 0 && (pcg || (contact === null && direct));
+    return this.chainPath(ws, contact) && (pcg || direct);
   }
 
   /**
-   * The path where chains run (chainFactor), whether or not it holds a factor yet: the PCG path, or the direct
-   * sparse path of a world without contact. Decisions that need no factor (roundOff) are taken on the path alone,
-   * so a world's first solve takes them as its later ones do.
+   * The path where chains run (chainFactor: this path holding its factor), whether or not it holds one yet: the PCG
+   * path, or the direct sparse path of a world without contact. Decisions that need no factor (roundOff) are taken
+   * on the path alone, so a world's first solve takes them as its later ones do.
    */
   private chainPath(ws: Workspace, contact: ContactTerm | null): boolean {
     const sparse = ws.solver !== null && !ws.lu;
