@@ -911,7 +911,7 @@ export class PhysicsWorld {
     } finally {
       pipeline.userSystemsMuted = false;
       this.restore(bytes);
-      Object.assign(stats, counters);
+      restoreStats(stats, counters);
     }
     if (onProgress && steps === 0) onProgress(1);
     return { ms: performance.now() - t0, engineMs, steps };
@@ -987,4 +987,17 @@ export interface WarmUpReport {
   ms: number;
   engineMs: number;
   steps: number;
+}
+
+/**
+ * Put StepStats back as they were (world.warmUp): only the fields that changed are written, and stageMs is
+ * refilled, not replaced. Writing every field (Object.assign) stored into fields V8 tracks as constant, which
+ * deoptimized the code optimized against them (the Newton step, in the stirred scene): docs/solver.md, "Stop 29".
+ */
+function restoreStats(stats: StepStats, saved: StepStats): void {
+  const to = stats as unknown as Record<string, unknown>, from = saved as unknown as Record<string, unknown>;
+  for (const k of Object.keys(from)) {
+    if (k === 'stageMs') stats.stageMs.set(saved.stageMs);
+    else if (!Object.is(to[k], from[k])) to[k] = from[k];
+  }
 }

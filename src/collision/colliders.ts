@@ -45,10 +45,16 @@ export class KinematicColliders {
   /** The collider eids of this step (ctx.lists.colliders as an Int32Array, for moveColliders). */
   private colE: Int32Array = new Int32Array(0);
 
-  /** Replace all polygon vertices (snapshots). */
+  /**
+   * Replace all polygon vertices (snapshots). Vertices equal to the ones held are not written again: a store to
+   * a field V8 tracks as constant deoptimizes the code optimized against it (ContactSystem.importState).
+   */
   setPolygonVertices(local: Float64Array): void {
-    this.polyLocal = Float64Array.from(local);
-    this.polyLocalCount = local.length / 2;
+    const count = local.length / 2;
+    if (!(this.polyLocalCount === count && this.polyLocal.length >= local.length && sameValues(this.polyLocal, local))) {
+      this.polyLocal = Float64Array.from(local);
+    }
+    if (this.polyLocalCount !== count) this.polyLocalCount = count;
   }
 
   /** Add local polygon vertices; returns their start index. */
@@ -268,4 +274,10 @@ function primeColliderKernel(): void {
       seg, segRad, segCol, circ, circCol, polyCol, polyStartW, polyCountW, polyBox, w, ck,
     );
   }
+}
+
+/** a begins with b's numbers (bit-equal values). */
+function sameValues(a: Float64Array, b: Float64Array): boolean {
+  for (let k = 0; k < b.length; k++) if (!Object.is(a[k], b[k])) return false;
+  return true;
 }

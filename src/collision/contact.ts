@@ -248,12 +248,21 @@ export class ContactSystem {
    * oriented, the pattern book, the last step's contacts.
    */
   importState(ctx: StepContext, s: ContactState): void {
-    this.enabled = s.flags[0] === 1;
-    this.implicit = s.flags[1] === 1;
-    this.mode = s.mode === 'simple' ? 'simple' : 'game';
-    this.simpleOrder = s.simpleOrder === 'contest' ? 'contest' : 'allpairs';
+    // Only what differs is written. V8 tracks a field never written since construction as constant, and
+    // code optimized against that deoptimizes at any later store, even of the value it holds: a restore
+    // of the world's own recent state (world.warmUp, a rollback) deoptimized the broad phase, the
+    // candidate search and the detection (cellSize, stiffness, iterations), which then compiled again
+    // during the game's first steps (docs/solver.md, "Stop 29").
+    const enabled = s.flags[0] === 1, implicit = s.flags[1] === 1;
+    const mode = s.mode === 'simple' ? 'simple' : 'game', order = s.simpleOrder === 'contest' ? 'contest' : 'allpairs';
+    if (this.enabled !== enabled) this.enabled = enabled;
+    if (this.implicit !== implicit) this.implicit = implicit;
+    if (this.mode !== mode) this.mode = mode;
+    if (this.simpleOrder !== order) this.simpleOrder = order;
+    const settings = this.settings;
     CONTACT_SETTING_FIELDS.forEach((f, k) => {
-      this.settings[f] = fieldValue(s.settings[k]!);
+      const v = fieldValue(s.settings[k]!);
+      if (!Object.is(settings[f], v)) settings[f] = v;
     });
     this.colliders.setPolygonVertices(s.polyLocal);
     const t = ctx.topology;

@@ -118,10 +118,12 @@ export class ContactEvents {
     while (this.pool.length < n) this.pool.push(newEvent());
     for (let k = 0; k < n; k++) {
       const e = this.pool[k]!, o = EVENT_NUMBERS * k;
-      e.bodyA = events[o]!;
-      e.particle = events[o + 1]!;
-      e.bodyB = events[o + 2]!;
-      e.collider = events[o + 3]!;
+      // ids are whole numbers: stored as such (| 0), not as the doubles a Float64Array reads, which changed the
+      // fields' representation and deoptimized the code reading events (the sleep stage's wake test)
+      e.bodyA = events[o]! | 0;
+      e.particle = events[o + 1]! | 0;
+      e.bodyB = events[o + 2]! | 0;
+      e.collider = events[o + 3]! | 0;
       e.x = events[o + 4]!;
       e.y = events[o + 5]!;
       e.nx = events[o + 6]!;

@@ -308,10 +308,13 @@ export class SleepSystem {
 
   /** Put a snapshot's sleep state back, after the topology was rebuilt (or kept) from the restored entities. */
   importState(ctx: StepContext, s: SleepState | null): void {
-    this.enabled = s?.enabled ?? false;
-    this.speed = s?.speed ?? SLEEP_SPEED;
-    this.time = s?.time ?? SLEEP_TIME;
-    this.noSleep = new Uint8Array(0);
+    // What holds its value already is not written again, and arrays are refilled, not replaced: a store to a
+    // field V8 tracks as constant deoptimizes the code optimized against it (ContactSystem.importState)
+    const enabled = s?.enabled ?? false, speed = s?.speed ?? SLEEP_SPEED, time = s?.time ?? SLEEP_TIME;
+    if (this.enabled !== enabled) this.enabled = enabled;
+    if (!Object.is(this.speed, speed)) this.speed = speed;
+    if (!Object.is(this.time, time)) this.time = time;
+    this.noSleep.fill(0); // every body may sleep (a longer array of zeros says the same as an empty one)
     if (s) for (const b of s.noSleep) this.setAllowSleep(ctx, b, false);
     this.attach(ctx);
     const n = ctx.topology.n;
@@ -325,7 +328,8 @@ export class SleepSystem {
       this.sleepingCount = sleeping;
     }
     if (s && s.poses.length > 0) {
-      this.poses = s.poses.slice();
+      if (this.poses.length < s.poses.length) this.poses = new Float64Array(s.poses.length);
+      this.poses.set(s.poses);
       this.nPoses = s.poses.length / 3;
     } else {
       this.nPoses = -1; // the snapshot's world had recorded none: poses of steps run since then must not count as moves

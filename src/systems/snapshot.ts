@@ -460,10 +460,12 @@ export function applySnapshot(p: Pipeline, ecs: World, data: SnapshotData, suspe
     LIST_NAMES.every((l) => sameIds(ctx.lists[l], data.lists[l]) && ctx.pending[l].length === 0 && data.pending[l].length === 0);
   if (sameEntities) writeComponentData(ctx.c, data);
   else replaceEntities(p, ecs, data, suspendObservers);
-  ctx.dt = data.dt;
-  ctx.integrator = data.integrator;
-  ctx.newton = data.newton === 'fosssim' ? 'fosssim' : { ...data.newton };
-  ctx.massMatrix = data.massMatrix;
+  // Only what differs is written (V8's constant-field tracking: see ContactSystem.importState): rewriting
+  // dt or the Newton settings with the values they hold deoptimized the pipeline's and the Newton step.
+  if (!Object.is(ctx.dt, data.dt)) ctx.dt = data.dt;
+  if (ctx.integrator !== data.integrator) ctx.integrator = data.integrator;
+  if (!sameNewton(ctx.newton, data.newton)) ctx.newton = data.newton === 'fosssim' ? 'fosssim' : { ...data.newton };
+  if (ctx.massMatrix !== data.massMatrix) ctx.massMatrix = data.massMatrix;
   ctx.stepCount = data.stepCount;
   p.ensureTopology(); // rebuilt from scratch when the entities were replaced
   p.contact.importState(ctx, data.contact);
@@ -477,6 +479,13 @@ export function applySnapshot(p: Pipeline, ecs: World, data: SnapshotData, suspe
   p.sleep.importState(ctx, data.sleep); // frozen particles before the factor: applying them marks it stale
   if (data.factor) p.restoreFactor(data.factor);
   else ctx.newtonSolver?.dropReusedFactor(); // as the snapshot's world had none: the next solve factors anew
+}
+
+/** The same Newton settings ('fosssim', or every field equal). */
+function sameNewton(a: NewtonSettings | 'fosssim', b: NewtonSettings | 'fosssim'): boolean {
+  if (a === 'fosssim' || b === 'fosssim') return a === b;
+  return a.maxIters === b.maxIters && Object.is(a.tolerance, b.tolerance) && a.lineSearch === b.lineSearch &&
+    a.projection === b.projection && a.maxStepIters === b.maxStepIters;
 }
 
 function sameIds(a: readonly number[], b: readonly number[]): boolean {
