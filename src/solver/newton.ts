@@ -973,7 +973,10 @@ export class NewtonSolver {
     // interpreter sees no back edges and the driver may stay unoptimized (a few hundred B/step).
     if (contact) contact.boundsEnd();
     maxAbsDiff(n, x, this.xFactor, sc);
-    const endNear = sc[0]! <= chordTol || this.chainFactor(ws, contact);
+    // chainFactor on every step, not only when the distance test fails: a call first reached late in a game
+    // deoptimizes this method (the jelly page, step ~120 after world.warmUp: docs/solver.md, "Stop 29")
+    const endChains = this.chainFactor(ws, contact);
+    const endNear = sc[0]! <= chordTol || endChains;
     this.restReady = converged && lastFull && this.restFactor(ws) && endNear;
     const fixed = t.fixed;
     for (let i = 0; i < n; i++) {

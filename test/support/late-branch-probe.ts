@@ -1,0 +1,50 @@
+/**
+ * Child process of test/late-branches.test.ts, run with --allow-natives-syntax --trace-deopt: a branch a game
+ * first takes long after the code was optimized must not deoptimize it. PatternBook.commit (inlined in the
+ * candidate search) is optimized while every contact-pattern rebuild asked for is granted; then rebuilds are
+ * refused, as a landing pile's are once its tokens are spent, and a jelly lands on another (deferred rebuilds).
+ * Prints markers around that phase and a JSON line: optimization status before and after, deferred rebuilds.
+ */
+import { PhysicsWorld } from '../../src/world';
+import { meshBox } from '../../src/mesh';
+
+const status = new Function('f', 'return %GetOptimizationStatus(f)') as (f: unknown) => number;
+const prepare = new Function('f', '%PrepareFunctionForOptimization(f)') as (f: unknown) => void;
+const optimizeNext = new Function('f', '%OptimizeFunctionOnNextCall(f)') as (f: unknown) => void;
+const OPTIMIZED = 16; // V8's OptimizationStatus::kOptimized
+
+const w = new PhysicsWorld({ dt: 1 / 60 });
+w.contacts.enabled = true;
+w.contacts.rebuildBurst = 1000;
+w.contacts.rebuildRate = 1000;
+w.addHalfplane(0, 0, 0, 1);
+const mesh = meshBox(0.4, 0.4, 4, 4);
+function jelly(cx: number, cy: number, vy = 0): void {
+  const body = w.createBody(), ids: number[] = [];
+  for (let v = 0; v < mesh.positions.length / 2; v++) {
+    ids.push(w.addParticle({ x: cx + mesh.positions[2 * v]!, y: cy + mesh.positions[2 * v + 1]!, vy, m: 0, radius: 0.02, body }));
+  }
+  for (let t = 0; t < mesh.triangles.length; t += 3) {
+    w.addTriangle(ids[mesh.triangles[t]!]!, ids[mesh.triangles[t + 1]!]!, ids[mesh.triangles[t + 2]!]!, { youngsModulus: 3e4, poissonRatio: 0.3, density: 40 });
+  }
+}
+jelly(-1, 0.25); // rests on the floor
+jelly(-1, 2.6); // falls for about 0.6 s, then lands on the first
+jelly(0.5, 1.4, -4); // lands on the floor within the first half second (rebuilds granted)
+for (let s = 0; s < 30; s++) w.step();
+const book = (w as unknown as { pipeline: { contact: { book: object } } }).pipeline.contact.book;
+const commit = Object.getPrototypeOf(book).commit as unknown;
+prepare(commit);
+w.step();
+optimizeNext(commit);
+w.step();
+const before = status(commit);
+// from now on no rebuild is granted: the second jelly's landing queues pairs that wait
+w.contacts.rebuildBurst = 0;
+w.contacts.rebuildRate = 0;
+const deferred0 = w.contacts.deferredRebuilds;
+console.log('--late-begin');
+for (let s = 0; s < 60; s++) w.step();
+console.log('--late-end');
+const after = status(commit);
+console.log(JSON.stringify({ optimizedBefore: (before & OPTIMIZED) !== 0, optimizedAfter: (after & OPTIMIZED) !== 0, deferred: w.contacts.deferredRebuilds - deferred0 }));
