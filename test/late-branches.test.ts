@@ -5,26 +5,20 @@
  * A child process with V8's natives optimizes commit while every rebuild is granted, then has rebuilds deferred,
  * and the test reads V8's deopt trace: before, commit was deoptimized for insufficient type feedback.
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const PROBE = fileURLToPath(new URL('./support/late-branch-probe.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { runTraced } from './support/v8-trace';
 
 describe('late branches', () => {
   it('the first deferred contact-pattern rebuild does not deoptimize PatternBook.commit', () => {
-    const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--trace-deopt', '--import', 'tsx', PROBE], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = runTraced('./late-branch-probe.ts', ['--allow-natives-syntax', '--trace-deopt']);
     expect(r.status, r.stderr).toBe(0);
-    const lines = r.stdout.split('\n');
-    const begin = lines.indexOf('--late-begin'), end = lines.indexOf('--late-end');
-    expect(begin).toBeGreaterThan(0);
-    expect(end).toBeGreaterThan(begin);
-    const report = JSON.parse(lines.find((l) => l.startsWith('{"optimizedBefore"'))!) as { optimizedBefore: boolean; deferred: number };
+    expect(r.lines).toContain('--late-begin');
+    expect(r.lines).toContain('--late-end');
+    const report = JSON.parse(r.lines.find((l) => l.startsWith('{"optimizedBefore"'))!) as { optimizedBefore: boolean; deferred: number };
     // what the test needs to be able to fail: commit optimized before, rebuilds deferred after
     expect(report.optimizedBefore).toBe(true);
     expect(report.deferred).toBeGreaterThan(0);
-    const deopts = lines.slice(begin, end).filter((l) => l.includes('deoptimizing') && l.includes('<JSFunction commit '));
+    const deopts = r.between('--late-begin', '--late-end').filter((l) => l.includes('deoptimizing') && l.includes('<JSFunction commit '));
     expect(deopts).toEqual([]);
   }, 60_000);
 });

@@ -6,14 +6,10 @@
  * and the Newton step, the broad phase, the candidate search and the detection, which compiled again during
  * the game's first steps after world.warmUp (docs/solver.md, "Stop 29").
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { meshBox } from '../src/mesh';
-
-const PROBE = fileURLToPath(new URL('./support/restore-deopt-probe.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { runTraced } from './support/v8-trace';
 
 function world(): PhysicsWorld {
   const w = new PhysicsWorld({ dt: 1 / 60, sleeping: true });
@@ -74,16 +70,15 @@ describe('restore writes only what differs', () => {
   });
 
   it('V8 marks no optimized code for deoptimization while a world restores its own snapshot', () => {
-    const r = spawnSync(process.execPath, ['--trace-opt', '--trace-deopt', '--import', 'tsx', PROBE], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = runTraced('./restore-deopt-probe.ts', ['--trace-opt', '--trace-deopt']);
     expect(r.status, r.stderr).toBe(0);
-    const lines = r.stdout.split('\n');
-    const begin = lines.indexOf('--restore-begin'), end = lines.indexOf('--restore-end');
+    const begin = r.lines.indexOf('--restore-begin');
     expect(begin).toBeGreaterThan(0);
-    expect(end).toBeGreaterThan(begin);
+    expect(r.lines).toContain('--restore-end');
     // the code the restore used to deoptimize was optimized before it (else this test could not fail)
-    const before = lines.slice(0, begin).join('\n');
+    const before = r.lines.slice(0, begin).join('\n');
     for (const f of ['detect', 'search', 'fill']) expect(before).toMatch(new RegExp(`completed optimizing .*<JSFunction ${f} `));
-    const marked = lines.slice(begin, end).filter((l) => l.includes('marking dependent code'));
+    const marked = r.between('--restore-begin', '--restore-end').filter((l) => l.includes('marking dependent code'));
     expect(marked).toEqual([]);
   }, 60_000);
 });
