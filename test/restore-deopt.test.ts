@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
-import { meshBox } from '../src/mesh';
+import { squareJelly } from './support/islands';
 import { runTraced } from './support/v8-trace';
 
 function world(): PhysicsWorld {
@@ -17,9 +17,7 @@ function world(): PhysicsWorld {
   w.contacts.friction = 0.4;
   w.addHalfplane(0, 0, 0, 1);
   w.addPolygonCollider([-1.4, 0.1, -1.0, 0.1, -1.0, 0.5, -1.4, 0.5]);
-  const mesh = meshBox(0.5, 0.5, 3, 3), body = w.createBody(), ids: number[] = [];
-  for (let v = 0; v < mesh.positions.length / 2; v++) ids.push(w.addParticle({ x: mesh.positions[2 * v]!, y: 0.4 + mesh.positions[2 * v + 1]!, m: 0, radius: 0.02, body }));
-  for (let t = 0; t < mesh.triangles.length; t += 3) w.addTriangle(ids[mesh.triangles[t]!]!, ids[mesh.triangles[t + 1]!]!, ids[mesh.triangles[t + 2]!]!, { youngsModulus: 3e4, poissonRatio: 0.3, density: 40 });
+  squareJelly(w, 0, 0.4);
   return w;
 }
 

@@ -6,7 +6,7 @@
  * Prints markers around that phase and a JSON line: optimization status before and after, deferred rebuilds.
  */
 import { PhysicsWorld } from '../../src/world';
-import { meshBox } from '../../src/mesh';
+import { squareJelly } from './islands';
 
 const status = new Function('f', 'return %GetOptimizationStatus(f)') as (f: unknown) => number;
 const prepare = new Function('f', '%PrepareFunctionForOptimization(f)') as (f: unknown) => void;
@@ -18,19 +18,10 @@ w.contacts.enabled = true;
 w.contacts.rebuildBurst = 1000;
 w.contacts.rebuildRate = 1000;
 w.addHalfplane(0, 0, 0, 1);
-const mesh = meshBox(0.4, 0.4, 4, 4);
-function jelly(cx: number, cy: number, vy = 0): void {
-  const body = w.createBody(), ids: number[] = [];
-  for (let v = 0; v < mesh.positions.length / 2; v++) {
-    ids.push(w.addParticle({ x: cx + mesh.positions[2 * v]!, y: cy + mesh.positions[2 * v + 1]!, vy, m: 0, radius: 0.02, body }));
-  }
-  for (let t = 0; t < mesh.triangles.length; t += 3) {
-    w.addTriangle(ids[mesh.triangles[t]!]!, ids[mesh.triangles[t + 1]!]!, ids[mesh.triangles[t + 2]!]!, { youngsModulus: 3e4, poissonRatio: 0.3, density: 40 });
-  }
-}
-jelly(-1, 0.25); // rests on the floor
-jelly(-1, 2.6); // falls for about 0.6 s, then lands on the first
-jelly(0.5, 1.4, -4); // lands on the floor within the first half second (rebuilds granted)
+squareJelly(w, -1, 0.25); // rests on the floor
+squareJelly(w, -1, 2.6); // falls for about 0.6 s, then lands on the first
+// lands on the floor within the first half second (rebuilds granted)
+for (const e of squareJelly(w, 0.5, 1.4)) w.c.Particle.vy[e] = -4;
 for (let s = 0; s < 30; s++) w.step();
 const book = (w as unknown as { pipeline: { contact: { book: object } } }).pipeline.contact.book;
 const commit = Object.getPrototypeOf(book).commit as unknown;

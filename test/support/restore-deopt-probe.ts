@@ -5,24 +5,15 @@
  * restore must not be marked for deoptimization by it.
  */
 import { PhysicsWorld } from '../../src/world';
-import { meshBox, meshCircle } from '../../src/mesh';
+import { squareJelly } from './islands';
 
 const w = new PhysicsWorld({ dt: 1 / 60, sleeping: true });
 w.contacts.enabled = true;
 w.addHalfplane(0, 0, 0, 1);
 w.addCircleCollider(0.9, 0.2, 0.3);
 w.addPolygonCollider([-1.4, 0.1, -1.0, 0.1, -1.0, 0.5, -1.4, 0.5]);
-const bodies: [ReturnType<typeof meshBox>, number, number][] = [[meshBox(0.5, 0.5, 4, 4), 0, 0.5], [meshCircle(0.25, 3), 0.1, 1.3]];
-for (const [mesh, cx, cy] of bodies) {
-  const body = w.createBody();
-  const ids: number[] = [];
-  for (let v = 0; v < mesh.positions.length / 2; v++) {
-    ids.push(w.addParticle({ x: cx + mesh.positions[2 * v]!, y: cy + mesh.positions[2 * v + 1]!, m: 0, radius: 0.02, body }));
-  }
-  for (let t = 0; t < mesh.triangles.length; t += 3) {
-    w.addTriangle(ids[mesh.triangles[t]!]!, ids[mesh.triangles[t + 1]!]!, ids[mesh.triangles[t + 2]!]!, { youngsModulus: 3e4, poissonRatio: 0.3, density: 40 });
-  }
-}
+squareJelly(w, 0, 0.5);
+squareJelly(w, 0.1, 1.3);
 const steps = Number(process.argv[2] ?? 240);
 for (let s = 0; s < steps; s++) w.step();
 const bytes = w.snapshot();
