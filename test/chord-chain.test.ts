@@ -14,7 +14,8 @@
  *     long rest chord far from its factor is not taken; the chain's chords do not count against the
  *     iteration limit), and neither does a swinging rope (springs and hinges), which a taken one hurt;
  *   - each step, taken by both from the same state, ends within one Newton step tolerance of the other;
- *   - a world with contact takes no chained chord (its rest chords keep the distance test);
+ *   - a world with contact chains only with contact chords (NewtonSolver.contactChords; its rest chords keep the
+ *     distance test either way);
  *   - a snapshot taken after a chained step continues bit-identically;
  *   - once settled, a step within the tolerance is tried whole only (no line-search halvings on rounding).
  */
@@ -24,7 +25,7 @@ import { MATERIAL_NAMES, type MaterialName } from '../src/elements';
 import { buildScene } from '../src/cli/bench-scenes';
 import { digest } from './support/digest';
 import { maxDiff } from './support/islands';
-import { kickedJelly } from './support/rest-chord';
+import { kickedJelly, tuneSolver } from './support/rest-chord';
 import { ropePoints } from '../src/mesh/rope';
 import { meshBox } from '../src/mesh';
 
@@ -179,20 +180,28 @@ describe('chord chains', () => {
     }
   });
 
-  it('a world with contact takes no chained chord (row20: twenty jellies resting on the ground, 300 steps)', () => {
-    const { world } = buildScene('row20');
-    let chained = 0, rest = 0;
-    for (let s = 0; s < 300; s++) {
-      world.step();
-      // a contact-pattern growth replaces the solver: its counters start at 0
-      const nw = world.newtonSolver();
-      chained += nw.chainedChordIters;
-      rest += nw.restChordIters;
-      nw.chainedChordIters = 0;
-      nw.restChordIters = 0;
-    }
-    expect(rest).toBeGreaterThan(100); // rest chords, near their factor: measured 172
-    expect(chained).toBe(0);
+  it('a world with contact chains only with contact chords (row20: twenty jellies resting on the ground, 300 steps)', () => {
+    const run = (contactChords: boolean): { chained: number; rest: number } => {
+      const { world } = buildScene('row20');
+      tuneSolver(world, { contactChords });
+      let chained = 0, rest = 0;
+      for (let s = 0; s < 300; s++) {
+        world.step();
+        // a contact-pattern growth replaces the solver: its counters start at 0
+        const nw = world.newtonSolver();
+        chained += nw.chainedChordIters;
+        rest += nw.restChordIters;
+        nw.chainedChordIters = 0;
+        nw.restChordIters = 0;
+      }
+      if (process.env.PRINT_COUNTS) console.log(`contactChords ${contactChords}: chained ${chained}, rest ${rest}`);
+      return { chained, rest };
+    };
+    const off = run(false), on = run(true);
+    expect(off.rest).toBeGreaterThan(100); // rest chords, near their factor: measured 172
+    expect(off.chained).toBe(0);
+    expect(on.rest).toBeGreaterThan(100); // measured 135
+    expect(on.chained).toBeGreaterThan(0); // measured 72
   });
 
   it('a snapshot taken after a chained step continues bit-identically', () => {

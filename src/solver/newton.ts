@@ -23,12 +23,12 @@
  * Linear solves: sparse LDLᵀ (symbolic analysis shared with the FOSSSim path)
  * for small systems; above `pcgMinDofs`, PCG preconditioned by an LDLᵀ factor
  * reused over steps and refactored when PCG needs more than `refactorIters`
- * iterations. On that path, an iteration that follows a small full Newton step
- * (accepted at α = 1, within `chordWithin` step tolerances) may be a chord iteration:
- * no Hessian assembly, the direction is the reused factor's solve −M⁻¹∇Φ (docs/solver.md,
- * "Chord iterations"). A step may start with a chord on the last solve's factor (a rest chord,
- * `restChord`), on the PCG path followed by more while they contract (`chordChain`; docs/solver.md,
- * "Rest chords", "Chord chains"). On the direct path, iterations in a solve's slow tail (full steps
+ * iterations. An iteration that follows a small full Newton step (accepted at α = 1,
+ * within `chordWithin` step tolerances) may be a chord iteration: no Hessian assembly,
+ * the direction is the factor's solve −M⁻¹∇Φ (docs/solver.md, "Chord iterations"). A step
+ * may start with a chord on the last solve's factor (a rest chord, `restChord`), followed
+ * by more while they contract (`chordChain`; docs/solver.md, "Rest chords", "Chord chains";
+ * with contact on the direct path since stop 30). On the direct path, iterations in a solve's slow tail (full steps
  * shrinking by less than `slowChord`, after the stick predictions) reuse the solve's last factor
  * the same way (docs/solver.md, "Stop 23"). No allocation per step.
  *
@@ -126,6 +126,7 @@ export interface NewtonTuning {
   contractionMax: number;
   skipHeldIslands: boolean;
   islandConvergence: boolean;
+  contactChords: boolean;
 }
 
 /**
@@ -178,10 +179,11 @@ export class NewtonSolver {
   /** PCG iterations since creation (all solves). */
   cgItersTotal = 0;
   /**
-   * PCG path: a Newton iteration that follows a full Newton step accepted at α = 1 with
-   * ‖Δx‖∞ ≤ chordWithin × the step tolerance (and, after the first iteration, chordWithin times
-   * smaller than the step before it) is a chord iteration, at most one per step: no assembly,
-   * direction −M⁻¹∇Φ with the reused factor M (linearPath 'chord-ldlt'). 0 turns them off.
+   * A Newton iteration that follows a full Newton step accepted at α = 1 with ‖Δx‖∞ ≤ chordWithin ×
+   * the step tolerance (and, after the first iteration, chordWithin times smaller than the step before
+   * it) is a chord iteration, at most one per step: no assembly, direction −M⁻¹∇Φ with the reused
+   * factor M (linearPath 'chord-ldlt'): on the PCG path its reused factor, on the direct path the factor
+   * that Newton step was solved with (since stop 30: docs/solver.md, "Stop 30"). 0 turns them off.
    */
   chordWithin = 100;
   /**
@@ -208,7 +210,8 @@ export class NewtonSolver {
   /** Rest chord iterations since creation, those not taken included (counted in chordIters too). */
   restChordIters = 0;
   /**
-   * Chord chains, on the PCG path and on the direct path of a world without contact: after a rest chord
+   * Chord chains, on the PCG path and on the direct path of a world without contact (with contact there, see
+   * contactChords): after a rest chord
    * taken whole but not within the tolerance, up to this many more chord iterations on the same factor,
    * while each is taken whole and at most half the step before it (the factor converges on its own,
    * linearly); any other outcome goes back to Newton's iterations. There a rest chord is not bound to
@@ -304,6 +307,14 @@ export class NewtonSolver {
    * convergence").
    */
   islandConvergence = true;
+  /**
+   * Chords with contact on the direct path (since stop 30; docs/solver.md, "Stop 30"): a chord iteration
+   * after a small full Newton step (chordWithin, as on the PCG path), and chains after a rest chord
+   * (chordChain; the rest chord keeps its distance test there). A settling pile's second iteration
+   * was an assembly and a factorization to confirm a step the first one's factor gives as well. False:
+   * as before, bit for bit.
+   */
+  contactChords = true;
   /** Particles of islands that converged before their solve ended, summed over solves since creation. */
   convergedIslandParticles = 0;
   /** Particles of this solve's converged islands (held code KEEP_ROWS). */
@@ -353,6 +364,7 @@ export class NewtonSolver {
       pcgMinDofs: this.pcgMinDofs, refactorIters: this.refactorIters, cgTolerance: this.cgTolerance, cgMaxIters: this.cgMaxIters,
       profile: this.profile, chordWithin: this.chordWithin, slowChord: this.slowChord, restChord: this.restChord,
       chordChain: this.chordChain, contractionMax: this.contractionMax, skipHeldIslands: this.skipHeldIslands, islandConvergence: this.islandConvergence,
+      contactChords: this.contactChords,
     };
   }
 
@@ -370,6 +382,7 @@ export class NewtonSolver {
     this.contractionMax = t.contractionMax;
     this.skipHeldIslands = t.skipHeldIslands;
     this.islandConvergence = t.islandConvergence;
+    this.contactChords = t.contactChords;
   }
 
   /**
@@ -569,6 +582,18 @@ export class NewtonSolver {
     const pcg = this.chordReady(ws);
     const direct = this.directFactored(ws);
     return this.chainPath(ws, contact) && (pcg || direct);
+  }
+
+  /**
+   * Chords with contact on the direct sparse path (contactChords): chord iterations after a small full Newton
+   * step on the factor it was solved with, and chains after a rest chord. There the rest chord keeps its
+   * distance test and nothing else of chainFactor applies: a chained chord ends the solve by the chain's own
+   * test (its step and θ/(1 − θ) × its step within the tolerance) and goes back to Newton's iterations when
+   * cut or not halving.
+   */
+  private contactChordPath(ws: Workspace, contact: ContactTerm | null): boolean {
+    const direct = ws.solver !== null && !ws.lu && this.t.ndof < this.pcgMinDofs;
+    return this.contactChords && contact !== null && this.chordWithin > 0 && direct;
   }
 
   /**
@@ -779,6 +804,9 @@ export class NewtonSolver {
     maxAbsDiff(n, x, this.xFactor, sc);
     const near = sc[0]! <= chordTol;
     const nearFactor = near || chains;
+    // chains after a rest chord, which with contact on the direct path keeps its distance test (nearFactor)
+    const contactChords = this.contactChordPath(ws, contact);
+    const chainsAfterRest = chains || contactChords;
     // chord chains: the chord iterations following a rest chord (chordChain)
     let chainNext = false;
     let chained = 0;
@@ -803,12 +831,13 @@ export class NewtonSolver {
       }
       // pairs predicted to stick whose slip is still outside ε: this direction is the predicted model's
       let predicted = stick ? stick.stickRefresh(x) : 0;
-      // The direct path factors on every iteration until a slow tail (slowNext needs
-      // STICK_PREDICTION_ITERS iterations of this solve), so its factor is this solve's. Read on every
+      // The direct path factors on every iteration but chords (a slow tail, a small full step: chordNext),
+      // so its factor is this solve's, or a rest chord's from the last solve. Read on every
       // iteration, not only in a slow tail: a first read late in a game deoptimized this method (no
       // type feedback; the allocation gate's pile, step 9).
       const directReady = this.directFactored(ws);
-      let chord: boolean = predicted === 0 && ((chordNext && this.chordReady(ws)) || (slowNext && directReady) || restNext || chainNext);
+      const pcgReady = this.chordReady(ws);
+      let chord: boolean = predicted === 0 && ((chordNext && (pcgReady || (contactChords && directReady))) || (slowNext && directReady) || restNext || chainNext);
       const restIter: boolean = chord && restNext;
       const chainIter: boolean = chord && chainNext;
       restNext = false;
@@ -932,15 +961,19 @@ export class NewtonSolver {
       this.restChordIters += restIter ? 1 : 0;
       this.chainedChordIters += chainIter ? 1 : 0;
       // a chained chord converges linearly, at the rate θ = its step ÷ the step before: the error left is
-      // about θ/(1 − θ) × its step, so it ends the solve only when that is within the tolerance
-      const chainClose = !chainIter || (dmax < prevStep && dmax * dmax <= stepTol * (prevStep - dmax));
+      // about θ/(1 − θ) × its step, so it ends the solve only when that is within the tolerance. The chain's
+      // arithmetic is done on every iteration: the first chain of a world with contact comes late in a game
+      // (a landing pile's settling) and its first operation without type feedback deoptimized this method
+      const chainError = dmax * dmax <= stepTol * (prevStep - dmax);
+      const chainClose = !chainIter || (dmax < prevStep && chainError);
       // the chain's first chord measures its factor's contraction θ = its step ÷ the rest chord's; a θ above
       // contractionMax (or a cut step) drops the carried estimate, and so does one of 1/2 or more whatever
       // contractionMax is (η = θ/(1 − θ) ≥ 1 would stop nothing; snapshots carry η in [0, 1))
       const measured = chainIter && chained === 1;
       const theta = prevStep > 0 ? dmax / prevStep : 1;
       const kept = full && theta <= this.contractionMax && theta < 0.5;
-      this.contraction = measured ? (kept ? theta / (1 - theta) : 0) : this.contraction;
+      const etaMeasured = theta / (1 - theta);
+      this.contraction = measured ? (kept ? etaMeasured : 0) : this.contraction;
       this.contractionFactor = measured ? this.factorCount : this.contractionFactor;
       // a rest chord taken whole ends the solve when the error it leaves, η × its step, is within the tolerance
       const predictedClose = chains && restIter && full && eta > 0 && dmax * eta <= stepTol;
@@ -959,7 +992,8 @@ export class NewtonSolver {
       const slowStep = dmax > this.slowChord * prevStep; // on every iteration (type feedback, as above)
       slowNext = this.slowChord > 0 && iters >= STICK_PREDICTION_ITERS && full && predicted === 0 && slowStep;
       // the chain goes on while its steps are whole, near, and contracting (at least halving after the rest chord)
-      chainNext = chains && earlierFactor && chained < this.chordChain && full && dmax <= chordTol && (restIter || dmax <= 0.5 * prevStep);
+      const halving = dmax <= 0.5 * prevStep;
+      chainNext = chainsAfterRest && earlierFactor && chained < this.chordChain && full && dmax <= chordTol && (restIter || halving);
       chained += chainNext ? 1 : 0;
       freeChords += freeChord && earlierFactor ? 1 : 0;
       chordUsed = chordUsed || (chord && !(chains && earlierFactor));

@@ -11,13 +11,14 @@ export function setRestChord(w: PhysicsWorld, on: boolean): PhysicsWorld {
 }
 
 /**
- * Set rest chords, chord chains, predicted-error stops and island convergence (restChord, chordChain,
- * contractionMax, islandConvergence) before every solve. A
+ * Set rest chords, chord chains, predicted-error stops, island convergence and contact chords (restChord,
+ * chordChain, contractionMax, islandConvergence, contactChords) before every solve. A
  * contact-pattern growth or topology change replaces the solver, which keeps its predecessor's
  * tuning (NewtonSolver.tuning); the solver is made here when there is none yet (a world's first).
  */
 export function tuneSolver(
-  w: PhysicsWorld, opts: { restChord?: boolean; chordChain?: number; contractionMax?: number; islandConvergence?: boolean },
+  w: PhysicsWorld,
+  opts: { restChord?: boolean; chordChain?: number; contractionMax?: number; islandConvergence?: boolean; contactChords?: boolean },
 ): PhysicsWorld {
   w.addSystem('solve', (ctx) => {
     const implicit = ctx.integrator === 'implicit-euler' || ctx.integrator === 'linearized-implicit-euler';
@@ -27,6 +28,7 @@ export function tuneSolver(
     if (opts.chordChain !== undefined) s.chordChain = opts.chordChain;
     if (opts.contractionMax !== undefined) s.contractionMax = opts.contractionMax;
     if (opts.islandConvergence !== undefined) s.islandConvergence = opts.islandConvergence;
+    if (opts.contactChords !== undefined) s.contactChords = opts.contactChords;
   }, { before: true });
   return w;
 }
