@@ -81,75 +81,27 @@ export class SparseLDLT {
     }
     const pinv = invertPermutation(this.perm);
     this.pinv = pinv;
-    const colPtr = p.colPtr;
-    const rowIdx = p.rowIdx;
-    const nnzA = colPtr[n];
+    const nnzA = p.colPtr[n];
 
     // --- permuted upper triangle C = triu(P A P^T) by columns
     const Cp = new Int32Array(n + 1);
-    for (let j = 0; j < n; j++) {
-      const pj = pinv[j];
-      for (let q = colPtr[j]; q < colPtr[j + 1]; q++) {
-        const pi = pinv[rowIdx[q]];
-        Cp[(pi > pj ? pi : pj) + 1]++;
-      }
-    }
-    for (let k = 0; k < n; k++) Cp[k + 1] += Cp[k];
     const Ci = new Int32Array(nnzA);
     const Csrc = new Int32Array(nnzA);
-    const fillC = Cp.slice(0, n);
-    for (let j = 0; j < n; j++) {
-      const pj = pinv[j];
-      for (let q = colPtr[j]; q < colPtr[j + 1]; q++) {
-        const i = rowIdx[q];
-        const pi = pinv[i];
-        const col = pi > pj ? pi : pj;
-        const t = fillC[col]++;
-        Ci[t] = pi > pj ? pj : pi;
-        Csrc[t] = q;
-      }
-    }
+    permutedUpper(n, pinv, p.colPtr, p.rowIdx, Cp, Ci, Csrc);
     this.Cp = Cp;
     this.Ci = Ci;
     this.Csrc = Csrc;
 
     // --- elimination tree (Liu, with path compression)
     const parent = new Int32Array(n);
-    const ancestor = new Int32Array(n);
-    for (let k = 0; k < n; k++) {
-      parent[k] = -1;
-      ancestor[k] = -1;
-      for (let q = Cp[k]; q < Cp[k + 1]; q++) {
-        let i = Ci[q];
-        while (i !== -1 && i < k) {
-          const inext = ancestor[i];
-          ancestor[i] = k;
-          if (inext === -1) parent[i] = k;
-          i = inext;
-        }
-      }
-    }
+    const work = new Int32Array(n);
+    eliminationTree(n, Cp, Ci, parent, work);
     this.parent = parent;
 
     // --- row patterns: pass 1 counts, pass 2 stores (topological order)
-    const flag = new Int32Array(n);
-    const stack = new Int32Array(n);
     const colCount = new Int32Array(n);
     const Rp = new Int32Array(n + 1);
-    for (let k = 0; k < n; k++) {
-      flag[k] = k;
-      let cnt = 0;
-      for (let q = Cp[k]; q < Cp[k + 1]; q++) {
-        let i = Ci[q];
-        while (flag[i] !== k) {
-          flag[i] = k;
-          colCount[i]++;
-          cnt++;
-          i = parent[i];
-        }
-      }
-      Rp[k + 1] = Rp[k] + cnt;
-    }
+    rowCounts(n, Cp, Ci, parent, work, colCount, Rp);
     const nnzL = Rp[n];
     this.nnzL = nnzL;
     const Lp = new Int32Array(n + 1);
@@ -157,30 +109,7 @@ export class SparseLDLT {
     const Li = new Int32Array(nnzL);
     const Rj = new Int32Array(nnzL);
     const Rslot = new Int32Array(nnzL);
-    const fillL = Lp.slice(0, n);
-    flag.fill(-1);
-    for (let k = 0; k < n; k++) {
-      flag[k] = k;
-      let top = Rp[k + 1];
-      for (let q = Cp[k]; q < Cp[k + 1]; q++) {
-        let i = Ci[q];
-        let len = 0;
-        while (flag[i] !== k) {
-          stack[len++] = i;
-          flag[i] = k;
-          i = parent[i];
-        }
-        // the path was found leaf -> root; it goes to the end of the
-        // pattern so that every column comes after its descendants
-        while (len > 0) Rj[--top] = stack[--len];
-      }
-      for (let t = Rp[k]; t < Rp[k + 1]; t++) {
-        const j = Rj[t];
-        const s = fillL[j]++;
-        Li[s] = k;
-        Rslot[t] = s;
-      }
-    }
+    rowPatterns(n, Cp, Ci, parent, work, Rp, Lp, Li, Rj, Rslot);
     this.Lp = Lp;
     this.Li = Li;
     this.Rp = Rp;
@@ -441,6 +370,103 @@ export class SparseLDLT {
  * Rows a, a + 1 of L become those of an identity block: zero off the diagonal, D = 1. A row's entries
  * are only written when the row itself is factored, so this is the whole of a skipped row.
  */
+/** C = triu(P A P^T) by columns (Cp, Ci) with Csrc, the slot of each entry in A's values. */
+function permutedUpper(
+  n: number, pinv: Int32Array, colPtr: Int32Array, rowIdx: Int32Array, Cp: Int32Array, Ci: Int32Array, Csrc: Int32Array,
+): void {
+  for (let j = 0; j < n; j++) {
+    const pj = pinv[j]!;
+    for (let q = colPtr[j]!; q < colPtr[j + 1]!; q++) {
+      const pi = pinv[rowIdx[q]!]!;
+      Cp[(pi > pj ? pi : pj) + 1]++;
+    }
+  }
+  for (let k = 0; k < n; k++) Cp[k + 1] = Cp[k + 1]! + Cp[k]!;
+  const fillC = Cp.slice(0, n);
+  for (let j = 0; j < n; j++) {
+    const pj = pinv[j]!;
+    for (let q = colPtr[j]!; q < colPtr[j + 1]!; q++) {
+      const pi = pinv[rowIdx[q]!]!;
+      const col = pi > pj ? pi : pj;
+      const t = fillC[col]!;
+      fillC[col] = t + 1;
+      Ci[t] = pi > pj ? pj : pi;
+      Csrc[t] = q;
+    }
+  }
+}
+
+/** parent ← the elimination tree of C (Liu's algorithm with path compression; ancestor is scratch). */
+function eliminationTree(n: number, Cp: Int32Array, Ci: Int32Array, parent: Int32Array, ancestor: Int32Array): void {
+  for (let k = 0; k < n; k++) {
+    parent[k] = -1;
+    ancestor[k] = -1;
+    for (let q = Cp[k]!; q < Cp[k + 1]!; q++) {
+      let i = Ci[q]!;
+      while (i !== -1 && i < k) {
+        const inext = ancestor[i]!;
+        ancestor[i] = k;
+        if (inext === -1) parent[i] = k;
+        i = inext;
+      }
+    }
+  }
+}
+
+/** colCount ← the entries of each column of L, Rp ← the row pointers of L's rows (flag is scratch). */
+function rowCounts(n: number, Cp: Int32Array, Ci: Int32Array, parent: Int32Array, flag: Int32Array, colCount: Int32Array, Rp: Int32Array): void {
+  for (let k = 0; k < n; k++) {
+    flag[k] = k;
+    let cnt = 0;
+    for (let q = Cp[k]!; q < Cp[k + 1]!; q++) {
+      let i = Ci[q]!;
+      while (flag[i] !== k) {
+        flag[i] = k;
+        colCount[i]++;
+        cnt++;
+        i = parent[i]!;
+      }
+    }
+    Rp[k + 1] = Rp[k]! + cnt;
+  }
+}
+
+/**
+ * Row patterns of L: row k's columns Rj[Rp[k] .. Rp[k+1]−1] in topological order, each column's rows Li in
+ * ascending order, and Rslot, where L(k, Rj[t]) is stored in Lx. flag is scratch.
+ */
+function rowPatterns(
+  n: number, Cp: Int32Array, Ci: Int32Array, parent: Int32Array, flag: Int32Array,
+  Rp: Int32Array, Lp: Int32Array, Li: Int32Array, Rj: Int32Array, Rslot: Int32Array,
+): void {
+  const fillL = Lp.slice(0, n);
+  const stack = new Int32Array(n);
+  flag.fill(-1);
+  for (let k = 0; k < n; k++) {
+    flag[k] = k;
+    let top = Rp[k + 1]!;
+    for (let q = Cp[k]!; q < Cp[k + 1]!; q++) {
+      let i = Ci[q]!;
+      let len = 0;
+      while (flag[i] !== k) {
+        stack[len++] = i;
+        flag[i] = k;
+        i = parent[i]!;
+      }
+      // the path was found leaf -> root; it goes to the end of the
+      // pattern so that every column comes after its descendants
+      while (len > 0) Rj[--top] = stack[--len]!;
+    }
+    for (let t = Rp[k]!; t < Rp[k + 1]!; t++) {
+      const j = Rj[t]!;
+      const slot = fillL[j]!;
+      fillL[j] = slot + 1;
+      Li[slot] = k;
+      Rslot[t] = slot;
+    }
+  }
+}
+
 function identityRows(
   a: number, Np: Int32Array, Nj: Int32Array, Nend: Int32Array, Lp: Int32Array, Lx: Float64Array, D: Float64Array, invD: Float64Array,
 ): void {
