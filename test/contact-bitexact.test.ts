@@ -233,37 +233,26 @@ describe('contact bit-exactness (hashes recorded before the V8 allocation rewrit
       expect(d).toBe(GOLDEN[name]);
     });
   }
-  for (const [name, before] of Object.entries(BEFORE_ISLAND_CONVERGENCE)) {
-    it(`${name}, island convergence off: the hash before it; with it, positions within ISLAND_CHANGE`, () => {
-      const off = SCENES[name]!(true, false, false);
-      expect(digest(off)).toBe(before);
-      const on = SCENES[name]!(true, true, false);
-      const dx = maxDiff(on.readPositions(), off.readPositions());
-      if (process.env.PRINT_GOLDEN) console.log(`island convergence change '${name}': ${dx}`);
-      expect(dx).toBeGreaterThan(0);
-      expect(dx).toBeLessThan(ISLAND_CHANGE[name]!);
-    });
-  }
-  for (const [name, before] of Object.entries(BEFORE_CONTACT_CHORDS)) {
-    it(`${name}, contact chords off: the hash before them; with them, positions within CONTACT_CHORD_CHANGE`, () => {
-      const off = SCENES[name]!(true, true, false);
-      expect(digest(off)).toBe(before);
-      const on = SCENES[name]!(true, true, true);
-      const dx = maxDiff(on.readPositions(), off.readPositions());
-      if (process.env.PRINT_GOLDEN) console.log(`contact chord change '${name}': ${dx}`);
-      expect(dx).toBeGreaterThan(0);
-      expect(dx).toBeLessThan(CONTACT_CHORD_CHANGE[name]!);
-    });
-  }
-  for (const [name, before] of Object.entries(BEFORE_REST_CHORD)) {
-    it(`${name}, rest chords off: the hash before them; with them, positions within REST_CHORD_CHANGE`, () => {
-      const off = SCENES[name]!(false, false, false);
-      expect(digest(off)).toBe(before);
-      const on = SCENES[name]!(true, true, false);
-      const dx = maxDiff(on.readPositions(), off.readPositions());
-      if (process.env.PRINT_GOLDEN) console.log(`rest chord change '${name}': ${dx}`);
-      expect(dx).toBeGreaterThan(0);
-      expect(dx).toBeLessThan(REST_CHORD_CHANGE[name]!);
-    });
-  }
+  /**
+   * A solver feature switched off gives the hash before it; switched on, positions within `change` of that.
+   * off and on are the scene's (rest chords, island convergence, contact chords) arguments.
+   */
+  const featureOff = (
+    feature: string, before: Record<string, string>, change: Record<string, number>, changeName: string,
+    off: [boolean, boolean, boolean], on: [boolean, boolean, boolean],
+  ): void => {
+    for (const [name, hash] of Object.entries(before)) {
+      it(`${name}, ${feature} off: the hash before; with it, positions within ${changeName}`, () => {
+        const a = SCENES[name]!(...off);
+        expect(digest(a)).toBe(hash);
+        const dx = maxDiff(SCENES[name]!(...on).readPositions(), a.readPositions());
+        if (process.env.PRINT_GOLDEN) console.log(`${feature} change '${name}': ${dx}`);
+        expect(dx).toBeGreaterThan(0);
+        expect(dx).toBeLessThan(change[name]!);
+      });
+    }
+  };
+  featureOff('island convergence', BEFORE_ISLAND_CONVERGENCE, ISLAND_CHANGE, 'ISLAND_CHANGE', [true, false, false], [true, true, false]);
+  featureOff('contact chords', BEFORE_CONTACT_CHORDS, CONTACT_CHORD_CHANGE, 'CONTACT_CHORD_CHANGE', [true, true, false], [true, true, true]);
+  featureOff('rest chords', BEFORE_REST_CHORD, REST_CHORD_CHANGE, 'REST_CHORD_CHANGE', [false, false, false], [true, true, false]);
 });

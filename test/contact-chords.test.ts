@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { makeJellyPile } from '../src/cli/bench-jellies';
 import { tuneSolver } from './support/rest-chord';
+import { maxDiff } from './support/islands';
 
 /** contact-bitexact's pile (10 jellies × 50 triangles in a box, game mode), after `steps` steps; contactChords set before every solve when given. */
 function pile(steps: number, contactChords?: boolean): PhysicsWorld {
@@ -33,11 +34,10 @@ function count(w: PhysicsWorld, steps: number): { iters: number; assemblies: num
   return { iters, assemblies: iters - chords };
 }
 
-/** Largest |Δx| component between two position arrays. */
-function maxDiff(a: Float64Array, b: Float64Array): number {
-  let d = 0;
-  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i]! - b[i]!));
-  return d;
+/** The default game-mode step tolerance at positions x (x0, y0, x1, …): 1e-6 × their bounding-box diagonal. */
+function stepTolerance(x: Float64Array): number {
+  const xs = x.filter((_, i) => i % 2 === 0), ys = x.filter((_, i) => i % 2 === 1);
+  return 1e-6 * Math.hypot(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
 }
 
 describe('contact chords', () => {
@@ -69,15 +69,7 @@ describe('contact chords', () => {
     for (let s = 0; s < 120; s++) {
       if (s % 6 === 0) {
         const bytes = w.snapshot();
-        const x = w.readPositions();
-        let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
-        for (let i = 0; i < x.length; i += 2) {
-          minX = Math.min(minX, x[i]!);
-          maxX = Math.max(maxX, x[i]!);
-          minY = Math.min(minY, x[i + 1]!);
-          maxY = Math.max(maxY, x[i + 1]!);
-        }
-        const tol = 1e-6 * Math.sqrt((maxX - minX) ** 2 + (maxY - minY) ** 2); // the step tolerance
+        const tol = stepTolerance(w.readPositions());
         const tight = step(bytes, true, true);
         const dOn = maxDiff(step(bytes, true, false), tight) / tol;
         const dOff = maxDiff(step(bytes, false, false), tight) / tol;
