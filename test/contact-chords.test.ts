@@ -11,6 +11,7 @@ import { PhysicsWorld } from '../src/world';
 import { makeJellyPile } from '../src/cli/bench-jellies';
 import { tuneSolver } from './support/rest-chord';
 import { maxDiff } from './support/islands';
+import { countChords, stepTolerance } from './support/chords';
 
 /** contact-bitexact's pile (10 jellies × 50 triangles in a box, game mode), after `steps` steps; contactChords set before every solve when given. */
 function pile(steps: number, contactChords?: boolean): PhysicsWorld {
@@ -20,30 +21,10 @@ function pile(steps: number, contactChords?: boolean): PhysicsWorld {
   return w;
 }
 
-/** Newton iterations and assemblies (iterations that were not chords) over `steps` more steps. */
-function count(w: PhysicsWorld, steps: number): { iters: number; assemblies: number } {
-  let iters = 0, chords = 0;
-  for (let s = 0; s < steps; s++) {
-    // a contact-pattern growth replaces the solver (its counters start at 0): count chords per step
-    const s0 = w.newtonSolver(), before = s0.chordIters;
-    w.step();
-    const s1 = w.newtonSolver();
-    chords += s1 === s0 ? s1.chordIters - before : s1.chordIters;
-    iters += w.lastStats.newtonIters;
-  }
-  return { iters, assemblies: iters - chords };
-}
-
-/** The default game-mode step tolerance at positions x (x0, y0, x1, …): 1e-6 × their bounding-box diagonal. */
-function stepTolerance(x: Float64Array): number {
-  const xs = x.filter((_, i) => i % 2 === 0), ys = x.filter((_, i) => i % 2 === 1);
-  return 1e-6 * Math.hypot(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
-}
-
 describe('contact chords', () => {
   it('a settling pile (steps 90–270) assembles fewer Hessians with them, for about the same Newton iterations', () => {
-    const on = count(pile(90, true), 180);
-    const off = count(pile(90, false), 180);
+    const on = countChords(pile(90, true), 180);
+    const off = countChords(pile(90, false), 180);
     if (process.env.PRINT_COUNTS) console.log(`on ${JSON.stringify(on)} off ${JSON.stringify(off)}`);
     expect(on.assemblies).toBeLessThan(0.8 * off.assemblies);
     expect(on.iters).toBeLessThan(1.2 * off.iters);

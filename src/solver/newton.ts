@@ -30,7 +30,8 @@
  * by more while they contract (`chordChain`; docs/solver.md, "Rest chords", "Chord chains";
  * with contact on the direct path since stop 30). On the direct path, iterations in a solve's slow tail (full steps
  * shrinking by less than `slowChord`, after the stick predictions) reuse the solve's last factor
- * the same way (docs/solver.md, "Stop 23"). No allocation per step.
+ * the same way (docs/solver.md, "Stop 23"), and so does the iteration after a step the line search cut to a
+ * quarter or less far from the tolerance (`cutChord`; docs/solver.md, "Cut chords"). No allocation per step.
  *
  * Loop-free driver over module kernels; doubles through sc, hs (HS_*), ph, dp, en: docs/design.md,
  * "Scratch and calling convention".
@@ -127,6 +128,7 @@ export interface NewtonTuning {
   skipHeldIslands: boolean;
   islandConvergence: boolean;
   contactChords: boolean;
+  cutChord: number;
 }
 
 /**
@@ -315,6 +317,16 @@ export class NewtonSolver {
    * as before, bit for bit.
    */
   contactChords = true;
+  /**
+   * Cut chords (docs/solver.md, "Cut chords"; direct path): after a Newton step that Φ's Armijo test cut by this many
+   * halvings or more (to a quarter of the step or less) while the step is still more than chordWithin tolerances, the
+   * next iteration is a chord on the same factor. In a landing pile most such cuts come from friction's kink at the
+   * smoothing width ε (the quadratic model is wrong there, not the matrix), and the iterate moved a fraction of the
+   * step: a new assembly and factorization bought little. 0 turns them off (the solver before, bit for bit).
+   */
+  cutChord = 2;
+  /** Chord iterations taken after cut steps (cutChord), since creation. */
+  cutChordIters = 0;
   /** Particles of islands that converged before their solve ended, summed over solves since creation. */
   convergedIslandParticles = 0;
   /** Particles of this solve's converged islands (held code KEEP_ROWS). */
@@ -364,7 +376,7 @@ export class NewtonSolver {
       pcgMinDofs: this.pcgMinDofs, refactorIters: this.refactorIters, cgTolerance: this.cgTolerance, cgMaxIters: this.cgMaxIters,
       profile: this.profile, chordWithin: this.chordWithin, slowChord: this.slowChord, restChord: this.restChord,
       chordChain: this.chordChain, contractionMax: this.contractionMax, skipHeldIslands: this.skipHeldIslands, islandConvergence: this.islandConvergence,
-      contactChords: this.contactChords,
+      contactChords: this.contactChords, cutChord: this.cutChord,
     };
   }
 
@@ -383,6 +395,7 @@ export class NewtonSolver {
     this.skipHeldIslands = t.skipHeldIslands;
     this.islandConvergence = t.islandConvergence;
     this.contactChords = t.contactChords;
+    this.cutChord = t.cutChord;
   }
 
   /**
@@ -794,6 +807,7 @@ export class NewtonSolver {
     // neither assembled nor factored; the others may converge before the solve ends (islandConvergence)
     this.findIslands(model, ws);
     let slowNext = false;
+    let cutNext = false;
     // a rest chord (restChord): the last solve converged with its last step whole, near where its factor
     // was assembled; that factor is still this pattern's, assembled with this h, and no particle's guess is
     // more than chordWithin tolerances from where it was assembled. Where chord chains run (chordChain,
@@ -837,7 +851,8 @@ export class NewtonSolver {
       // type feedback; the allocation gate's pile, step 9).
       const directReady = this.directFactored(ws);
       const pcgReady = this.chordReady(ws);
-      let chord: boolean = predicted === 0 && ((chordNext && (pcgReady || (contactChords && directReady))) || (slowNext && directReady) || restNext || chainNext);
+      let chord: boolean = predicted === 0 && ((chordNext && (pcgReady || (contactChords && directReady))) || ((slowNext || cutNext) && directReady) || restNext || chainNext);
+      const cutIter: boolean = chord && cutNext && !slowNext;
       const restIter: boolean = chord && restNext;
       const chainIter: boolean = chord && chainNext;
       restNext = false;
@@ -959,6 +974,7 @@ export class NewtonSolver {
       lastFull = full || within;
       if (this.islandConvergence && this.islandsLabelled && predicted === 0 && !small) this.convergeIslands(ws, dir, stepTol);
       this.restChordIters += restIter ? 1 : 0;
+      this.cutChordIters += cutIter ? 1 : 0;
       this.chainedChordIters += chainIter ? 1 : 0;
       // a chained chord converges linearly, at the rate θ = its step ÷ the step before: the error left is
       // about θ/(1 − θ) × its step, so it ends the solve only when that is within the tolerance. The chain's
@@ -991,6 +1007,10 @@ export class NewtonSolver {
       chordNext = !chord && !chordUsed && full && dmax <= chordTol && ((chains ? newtonCount : iters) === 1 || dmax * this.chordWithin <= prevStep);
       const slowStep = dmax > this.slowChord * prevStep; // on every iteration (type feedback, as above)
       slowNext = this.slowChord > 0 && iters >= STICK_PREDICTION_ITERS && full && predicted === 0 && slowStep;
+      // a cut step (cutChord): Φ's Armijo test halved a Newton step cutChord times or more, and the step is still
+      // more than chordWithin tolerances: the next iteration is a chord on this factor (the iterate moved a quarter
+      // of a step or less, so its Hessian is nearly the one factored; the cut is the model's, not the matrix's)
+      cutNext = this.cutChord > 0 && !chord && k >= this.cutChord && dmax > chordTol;
       // the chain goes on while its steps are whole, near, and contracting (at least halving after the rest chord)
       const halving = dmax <= 0.5 * prevStep;
       chainNext = chainsAfterRest && earlierFactor && chained < this.chordChain && full && dmax <= chordTol && (restIter || halving);

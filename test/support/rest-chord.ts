@@ -11,14 +11,14 @@ export function setRestChord(w: PhysicsWorld, on: boolean): PhysicsWorld {
 }
 
 /**
- * Set rest chords, chord chains, predicted-error stops, island convergence and contact chords (restChord,
- * chordChain, contractionMax, islandConvergence, contactChords) before every solve. A
+ * Set rest chords, chord chains, predicted-error stops, island convergence, contact chords and cut chords (restChord,
+ * chordChain, contractionMax, islandConvergence, contactChords, cutChord) before every solve. A
  * contact-pattern growth or topology change replaces the solver, which keeps its predecessor's
  * tuning (NewtonSolver.tuning); the solver is made here when there is none yet (a world's first).
  */
 export function tuneSolver(
   w: PhysicsWorld,
-  opts: { restChord?: boolean; chordChain?: number; contractionMax?: number; islandConvergence?: boolean; contactChords?: boolean },
+  opts: { restChord?: boolean; chordChain?: number; contractionMax?: number; islandConvergence?: boolean; contactChords?: boolean; cutChord?: number },
 ): PhysicsWorld {
   w.addSystem('solve', (ctx) => {
     const implicit = ctx.integrator === 'implicit-euler' || ctx.integrator === 'linearized-implicit-euler';
@@ -29,6 +29,7 @@ export function tuneSolver(
     if (opts.contractionMax !== undefined) s.contractionMax = opts.contractionMax;
     if (opts.islandConvergence !== undefined) s.islandConvergence = opts.islandConvergence;
     if (opts.contactChords !== undefined) s.contactChords = opts.contactChords;
+    if (opts.cutChord !== undefined) s.cutChord = opts.cutChord;
   }, { before: true });
   return w;
 }
