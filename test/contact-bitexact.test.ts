@@ -53,9 +53,14 @@ import { makeJellyPile } from '../src/cli/bench-jellies';
 import { meshBox, meshSheet } from '../src/mesh';
 import { tuneSolver } from './support/rest-chord';
 
+/** w with the solver features each scene switches (on: the solver's default; cut chords off: cutChord 0). */
+function tuned(w: PhysicsWorld, rest: boolean, island: boolean, chords: boolean, cut: boolean): PhysicsWorld {
+  return tuneSolver(w, { restChord: rest, islandConvergence: island, contactChords: chords, cutChord: cut ? undefined : 0 });
+}
+
 /** 10 jellies × 50 triangles in a box of half-planes, game mode (implicit contact), 150 steps. */
 function pile(rest = true, island = true, chords = true, cut = true): PhysicsWorld {
-  const w = tuneSolver(new PhysicsWorld({}), { restChord: rest, islandConvergence: island, contactChords: chords, cutChord: cut ? 2 : 0 });
+  const w = tuned(new PhysicsWorld({}), rest, island, chords, cut);
   makeJellyPile(w, 10, 50);
   for (let s = 0; s < 150; s++) w.step();
   return w;
@@ -63,7 +68,7 @@ function pile(rest = true, island = true, chords = true, cut = true): PhysicsWor
 
 /** test/contact.test.ts's cloth pinned along its top draping over a circle, 120 steps. */
 function cloth(rest = true, island = true, chords = true, cut = true): PhysicsWorld {
-  const w = tuneSolver(new PhysicsWorld({}), { restChord: rest, islandConvergence: island, contactChords: chords, cutChord: cut ? 2 : 0 });
+  const w = tuned(new PhysicsWorld({}), rest, island, chords, cut);
   w.contacts.enabled = true;
   w.contacts.friction = 0.3;
   w.addCircleCollider(0, 0, 0.3);
@@ -83,7 +88,7 @@ function cloth(rest = true, island = true, chords = true, cut = true): PhysicsWo
 
 /** test/contact.test.ts's jelly on a slope (half-plane, friction 0.5), 120 steps. */
 function slope(angleDeg: number, rest = true, island = true, chords = true, cut = true): PhysicsWorld {
-  const w = tuneSolver(new PhysicsWorld({}), { restChord: rest, islandConvergence: island, contactChords: chords, cutChord: cut ? 2 : 0 });
+  const w = tuned(new PhysicsWorld({}), rest, island, chords, cut);
   w.contacts.enabled = true;
   w.contacts.friction = 0.5;
   const a = (angleDeg * Math.PI) / 180, c = Math.cos(a), s = Math.sin(a);
@@ -104,7 +109,7 @@ function slope(angleDeg: number, rest = true, island = true, chords = true, cut 
 
 /** test/contact.test.ts's COR 1 room (half-planes, segment, circle, polygon; velocity filter), 600 steps. */
 function corRoom(rest = true, island = true, chords = true, cut = true): PhysicsWorld {
-  const w = tuneSolver(new PhysicsWorld({ gravity: null }), { restChord: rest, islandConvergence: island, contactChords: chords, cutChord: cut ? 2 : 0 });
+  const w = tuned(new PhysicsWorld({ gravity: null }), rest, island, chords, cut);
   w.contacts.enabled = true;
   w.contacts.cor = 1;
   w.contacts.friction = 0;
@@ -120,7 +125,7 @@ function corRoom(rest = true, island = true, chords = true, cut = true): Physics
 
 /** COR 0.5 shots at 100 m/s on a rising segment (CCD in the filter), 12 steps each. */
 function corShots(rest = true, island = true, chords = true, cut = true): PhysicsWorld {
-  const w = tuneSolver(new PhysicsWorld({ gravity: null }), { restChord: rest, islandConvergence: island, contactChords: chords, cutChord: cut ? 2 : 0 });
+  const w = tuned(new PhysicsWorld({ gravity: null }), rest, island, chords, cut);
   w.contacts.enabled = true;
   w.contacts.cor = 0.5;
   const seg = w.addSegmentCollider(-1, 0, 1, 0);
@@ -136,7 +141,7 @@ function corShots(rest = true, island = true, chords = true, cut = true): Physic
 
 /** Two jellies (COR 0: implicit contact) dropped on a moving segment and a rotating circle and polygon. */
 function colliders(rest = true, island = true, chords = true, cut = true): PhysicsWorld {
-  const w = tuneSolver(new PhysicsWorld({}), { restChord: rest, islandConvergence: island, contactChords: chords, cutChord: cut ? 2 : 0 });
+  const w = tuned(new PhysicsWorld({}), rest, island, chords, cut);
   w.contacts.enabled = true;
   w.addHalfplane(0, -1, 0, 1);
   const seg = w.addSegmentCollider(-1.2, 0, 0, -0.2);

@@ -11,7 +11,7 @@ import { PhysicsWorld } from '../src/world';
 import { makeJellyPile } from '../src/cli/bench-jellies';
 import { tuneSolver } from './support/rest-chord';
 import { maxDiff } from './support/islands';
-import { countChords, stepTolerance } from './support/chords';
+import { countChords, stepFrom, stepTolerance } from './support/chords';
 
 /** contact-bitexact's pile (10 jellies × 50 triangles in a box, game mode), after `steps` steps; contactChords set before every solve when given. */
 function pile(steps: number, contactChords?: boolean): PhysicsWorld {
@@ -32,20 +32,9 @@ describe('contact chords', () => {
 
   it('from the same states, a step with them ends within a tolerance as close to a solve converged to 1e-10 as one without', () => {
     const w = pile(90);
-    const settings = w.newton;
-    if (settings === 'fosssim') throw new Error('game mode expected');
-    const pot = w.contacts.potential;
-    const step = (bytes: Uint8Array, contactChords: boolean, tight: boolean): Float64Array => {
-      w.restore(bytes);
-      w.newton = tight ? { ...settings, tolerance: 1e-10, maxIters: 64 } : settings;
-      pot.maxIters = tight ? 64 : 20;
-      w.newtonSolver().contactChords = contactChords;
-      w.step();
-      const x = w.readPositions().slice();
-      w.newton = settings;
-      pot.maxIters = 20;
-      return x;
-    };
+    // the tight solve: tolerance 1e-10, 64 iterations
+    const step = (bytes: Uint8Array, contactChords: boolean, tight: boolean): Float64Array =>
+      stepFrom(w, bytes, (ns) => { ns.contactChords = contactChords; }, tight ? { tolerance: 1e-10, maxIters: 64 } : undefined).x;
     let worst = 0, farthest = 0, compared = 0;
     for (let s = 0; s < 120; s++) {
       if (s % 6 === 0) {

@@ -11,7 +11,7 @@ import type { PhysicsWorld } from '../src/world';
 import { buildScene } from '../src/cli/bench-scenes';
 import { tuneSolver } from './support/rest-chord';
 import { maxDiff } from './support/islands';
-import { countChords, stepTolerance } from './support/chords';
+import { countChords, stepFrom, stepTolerance } from './support/chords';
 
 /** pile20 (the bench's 20 jellies dropped into a box), cutChord set before every solve, after `steps` steps. */
 function pile20(steps: number, cutChord: number): PhysicsWorld {
@@ -36,22 +36,14 @@ describe('cut chords', () => {
     // contact-pattern growth's replacement keeps (NewtonSolver.tuning)
     const w = buildScene('pile20').world;
     for (let s = 0; s < 30; s++) w.step();
-    const settings = w.newton;
-    if (settings === 'fosssim') throw new Error('game mode expected');
-    const pot = w.contacts.potential;
-    // the reference: tolerance 1e-9 and up to 300 iterations (the contact cap raises the solve's)
+    // the reference: tolerance 1e-9 and up to 300 iterations
     const step = (bytes: Uint8Array, cutChord: number, tight: boolean): { x: Float64Array; converged: boolean; cuts: number } => {
-      w.restore(bytes);
-      w.newton = tight ? { ...settings, tolerance: 1e-9, maxIters: 64 } : settings;
-      pot.maxIters = tight ? 300 : 20;
-      const ns = w.newtonSolver(), c0 = ns.cutChordIters;
-      ns.cutChord = cutChord;
-      w.step();
-      const x = w.readPositions().slice(), converged = w.lastStats.converged;
-      const cuts = w.newtonSolver() === ns ? ns.cutChordIters - c0 : 0;
-      w.newton = settings;
-      pot.maxIters = 20;
-      return { x, converged, cuts };
+      let c0 = 0;
+      const r = stepFrom(w, bytes, (ns) => {
+        ns.cutChord = cutChord;
+        c0 = ns.cutChordIters;
+      }, tight ? { tolerance: 1e-9, maxIters: 300 } : undefined);
+      return { x: r.x, converged: r.converged, cuts: w.newtonSolver() === r.solver ? r.solver.cutChordIters - c0 : 0 };
     };
     let allOn = 0, allOff = 0, sumOn = 0, sumOff = 0, converged = 0, cuts = 0;
     for (let s = 0; s < 90; s++) {
