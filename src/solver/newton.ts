@@ -319,7 +319,7 @@ export class NewtonSolver {
   contactChords = true;
   /**
    * Cut chords (docs/solver.md, "Cut chords"; direct path): after a Newton step that Φ's Armijo test cut by this many
-   * halvings or more (to a quarter of the step or less) while the step is still more than chordWithin tolerances, the
+   * halvings or more (to a quarter or less of what its bounds allowed) while the step is still more than chordWithin tolerances, the
    * next iteration is a chord on the same factor. In a landing pile most such cuts come from friction's kink at the
    * smoothing width ε (the quadratic model is wrong there, not the matrix), and the iterate moved a fraction of the
    * step: a new assembly and factorization bought little. 0 turns them off (the solver before, bit for bit).
