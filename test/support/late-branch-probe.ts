@@ -25,11 +25,16 @@ for (const e of squareJelly(w, 0.5, 1.4)) w.c.Particle.vy[e] = -4;
 for (let s = 0; s < 30; s++) w.step();
 const book = (w as unknown as { pipeline: { contact: { book: object } } }).pipeline.contact.book;
 const commit = Object.getPrototypeOf(book).commit as unknown;
-prepare(commit);
-w.step();
-optimizeNext(commit);
-w.step();
-const before = status(commit);
+// optimize commit; if a step ends with it not optimized (seen once in 4 full CI runs, under the suite's load; not
+// reproduced alone), ask again on the next steps, at most 3 times: the test needs it optimized before the late phase
+let before = 0;
+for (let attempt = 0; attempt < 3 && (before & OPTIMIZED) === 0; attempt++) {
+  prepare(commit);
+  w.step();
+  optimizeNext(commit);
+  w.step();
+  before = status(commit);
+}
 // from now on no rebuild is granted: the second jelly's landing queues pairs that wait
 w.contacts.rebuildBurst = 0;
 w.contacts.rebuildRate = 0;
@@ -38,4 +43,4 @@ console.log('--late-begin');
 for (let s = 0; s < 60; s++) w.step();
 console.log('--late-end');
 const after = status(commit);
-console.log(JSON.stringify({ optimizedBefore: (before & OPTIMIZED) !== 0, optimizedAfter: (after & OPTIMIZED) !== 0, deferred: w.contacts.deferredRebuilds - deferred0 }));
+console.log(JSON.stringify({ optimizedBefore: (before & OPTIMIZED) !== 0, statusBefore: before, optimizedAfter: (after & OPTIMIZED) !== 0, deferred: w.contacts.deferredRebuilds - deferred0 }));
