@@ -45,10 +45,6 @@
  * Newton step that Φ's Armijo test cut to a quarter or less, far from the tolerance, the next iteration is a chord
  * on the same factor): largest position change 7.0e-6 m ('pile'), 2.0e-11 m ('colliders'); the other scenes kept
  * their hashes. With cut chords off every scene hashes to the value before (checked below).
- * Updated a tenth time, on purpose, for part convergence (NewtonSolver.partConvergence, docs/solver.md "Part
- * convergence": island convergence over contact islands, bodies joined by the pairs that touch): 'pile' (its
- * position change is printed and bounded below); the other scenes kept their hashes. With part convergence off
- * 'pile' hashes to the value before (checked below).
  */
 import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
@@ -57,22 +53,22 @@ import { makeJellyPile } from '../src/cli/bench-jellies';
 import { meshBox, meshSheet } from '../src/mesh';
 import { tuneSolver } from './support/rest-chord';
 
-/** w with the solver features each scene switches (on: the solver's default; cut chords off: cutChord 0; part convergence). */
-function tuned(w: PhysicsWorld, rest: boolean, island: boolean, chords: boolean, cut: boolean, part: boolean): PhysicsWorld {
-  return tuneSolver(w, { restChord: rest, islandConvergence: island, contactChords: chords, cutChord: cut ? undefined : 0, partConvergence: part });
+/** w with the solver features each scene switches (on: the solver's default; cut chords off: cutChord 0). */
+function tuned(w: PhysicsWorld, rest: boolean, island: boolean, chords: boolean, cut: boolean): PhysicsWorld {
+  return tuneSolver(w, { restChord: rest, islandConvergence: island, contactChords: chords, cutChord: cut ? undefined : 0 });
 }
 
 /** 10 jellies × 50 triangles in a box of half-planes, game mode (implicit contact), 150 steps. */
-function pile(rest = true, island = true, chords = true, cut = true, part = true): PhysicsWorld {
-  const w = tuned(new PhysicsWorld({}), rest, island, chords, cut, part);
+function pile(rest = true, island = true, chords = true, cut = true): PhysicsWorld {
+  const w = tuned(new PhysicsWorld({}), rest, island, chords, cut);
   makeJellyPile(w, 10, 50);
   for (let s = 0; s < 150; s++) w.step();
   return w;
 }
 
 /** test/contact.test.ts's cloth pinned along its top draping over a circle, 120 steps. */
-function cloth(rest = true, island = true, chords = true, cut = true, part = true): PhysicsWorld {
-  const w = tuned(new PhysicsWorld({}), rest, island, chords, cut, part);
+function cloth(rest = true, island = true, chords = true, cut = true): PhysicsWorld {
+  const w = tuned(new PhysicsWorld({}), rest, island, chords, cut);
   w.contacts.enabled = true;
   w.contacts.friction = 0.3;
   w.addCircleCollider(0, 0, 0.3);
@@ -91,8 +87,8 @@ function cloth(rest = true, island = true, chords = true, cut = true, part = tru
 }
 
 /** test/contact.test.ts's jelly on a slope (half-plane, friction 0.5), 120 steps. */
-function slope(angleDeg: number, rest = true, island = true, chords = true, cut = true, part = true): PhysicsWorld {
-  const w = tuned(new PhysicsWorld({}), rest, island, chords, cut, part);
+function slope(angleDeg: number, rest = true, island = true, chords = true, cut = true): PhysicsWorld {
+  const w = tuned(new PhysicsWorld({}), rest, island, chords, cut);
   w.contacts.enabled = true;
   w.contacts.friction = 0.5;
   const a = (angleDeg * Math.PI) / 180, c = Math.cos(a), s = Math.sin(a);
@@ -112,8 +108,8 @@ function slope(angleDeg: number, rest = true, island = true, chords = true, cut 
 }
 
 /** test/contact.test.ts's COR 1 room (half-planes, segment, circle, polygon; velocity filter), 600 steps. */
-function corRoom(rest = true, island = true, chords = true, cut = true, part = true): PhysicsWorld {
-  const w = tuned(new PhysicsWorld({ gravity: null }), rest, island, chords, cut, part);
+function corRoom(rest = true, island = true, chords = true, cut = true): PhysicsWorld {
+  const w = tuned(new PhysicsWorld({ gravity: null }), rest, island, chords, cut);
   w.contacts.enabled = true;
   w.contacts.cor = 1;
   w.contacts.friction = 0;
@@ -128,8 +124,8 @@ function corRoom(rest = true, island = true, chords = true, cut = true, part = t
 }
 
 /** COR 0.5 shots at 100 m/s on a rising segment (CCD in the filter), 12 steps each. */
-function corShots(rest = true, island = true, chords = true, cut = true, part = true): PhysicsWorld {
-  const w = tuned(new PhysicsWorld({ gravity: null }), rest, island, chords, cut, part);
+function corShots(rest = true, island = true, chords = true, cut = true): PhysicsWorld {
+  const w = tuned(new PhysicsWorld({ gravity: null }), rest, island, chords, cut);
   w.contacts.enabled = true;
   w.contacts.cor = 0.5;
   const seg = w.addSegmentCollider(-1, 0, 1, 0);
@@ -144,8 +140,8 @@ function corShots(rest = true, island = true, chords = true, cut = true, part = 
 }
 
 /** Two jellies (COR 0: implicit contact) dropped on a moving segment and a rotating circle and polygon. */
-function colliders(rest = true, island = true, chords = true, cut = true, part = true): PhysicsWorld {
-  const w = tuned(new PhysicsWorld({}), rest, island, chords, cut, part);
+function colliders(rest = true, island = true, chords = true, cut = true): PhysicsWorld {
+  const w = tuned(new PhysicsWorld({}), rest, island, chords, cut);
   w.contacts.enabled = true;
   w.addHalfplane(0, -1, 0, 1);
   const seg = w.addSegmentCollider(-1.2, 0, 0, -0.2);
@@ -176,7 +172,7 @@ function colliders(rest = true, island = true, chords = true, cut = true, part =
 const REST_CHORD_CHANGE: Record<string, number> = { pile: 1e-6, cloth: 1e-6, 'slope 15': 1e-6 };
 
 const GOLDEN: Record<string, string> = {
-  pile: '61219641ed88def946cb377827bb4ce5',
+  pile: '4c156a83ca512a0d80a77ed572276955',
   cloth: 'da1161132c1c139e1bd34a49cba8333b',
   'slope 15': '8a8bf654aea6348c12c01959f6522bd0',
   'slope 40': 'd89f748ae813a5b8623b158684f183f8',
@@ -235,22 +231,11 @@ const BEFORE_CUT_CHORDS: Record<string, string> = {
  */
 const CUT_CHORD_CHANGE: Record<string, number> = { pile: 1e-4, colliders: 1e-6 };
 
-/** Hashes with part convergence off: the code before it (the GOLDEN of the ninth update). */
-const BEFORE_PART_CONVERGENCE: Record<string, string> = {
-  pile: '4c156a83ca512a0d80a77ed572276955',
-};
-
-/**
- * Largest position change part convergence may make where it changed the hash: the pile, whose iterates meet other
- * stick–slip switches over its 150 steps, 1e-4 m as for contact and cut chords.
- */
-const PART_CHANGE: Record<string, number> = { pile: 1e-4 };
-
-const SCENES: Record<string, (rest?: boolean, island?: boolean, chords?: boolean, cut?: boolean, part?: boolean) => PhysicsWorld> = {
+const SCENES: Record<string, (rest?: boolean, island?: boolean, chords?: boolean, cut?: boolean) => PhysicsWorld> = {
   pile,
   cloth,
-  'slope 15': (rest, island, chords, cut, part) => slope(15, rest, island, chords, cut, part),
-  'slope 40': (rest, island, chords, cut, part) => slope(40, rest, island, chords, cut, part),
+  'slope 15': (rest, island, chords, cut) => slope(15, rest, island, chords, cut),
+  'slope 40': (rest, island, chords, cut) => slope(40, rest, island, chords, cut),
   'cor room': corRoom,
   'cor shots': corShots,
   colliders,
@@ -272,11 +257,11 @@ describe('contact bit-exactness (hashes recorded before the V8 allocation rewrit
   }
   /**
    * A solver feature switched off gives the hash before it; switched on, positions within `change` of that.
-   * off and on are the scene's (rest chords, island convergence, contact chords, cut chords, part convergence) arguments.
+   * off and on are the scene's (rest chords, island convergence, contact chords, cut chords) arguments.
    */
   const featureOff = (
     feature: string, before: Record<string, string>, change: Record<string, number>, changeName: string,
-    off: [boolean, boolean, boolean, boolean, boolean], on: [boolean, boolean, boolean, boolean, boolean],
+    off: [boolean, boolean, boolean, boolean], on: [boolean, boolean, boolean, boolean],
   ): void => {
     for (const [name, hash] of Object.entries(before)) {
       it(`${name}, ${feature} off: the hash before; with it, positions within ${changeName}`, () => {
@@ -289,9 +274,8 @@ describe('contact bit-exactness (hashes recorded before the V8 allocation rewrit
       });
     }
   };
-  featureOff('island convergence', BEFORE_ISLAND_CONVERGENCE, ISLAND_CHANGE, 'ISLAND_CHANGE', [true, false, false, false, false], [true, true, false, false, false]);
-  featureOff('contact chords', BEFORE_CONTACT_CHORDS, CONTACT_CHORD_CHANGE, 'CONTACT_CHORD_CHANGE', [true, true, false, false, false], [true, true, true, false, false]);
-  featureOff('rest chords', BEFORE_REST_CHORD, REST_CHORD_CHANGE, 'REST_CHORD_CHANGE', [false, false, false, false, false], [true, true, false, false, false]);
-  featureOff('cut chords', BEFORE_CUT_CHORDS, CUT_CHORD_CHANGE, 'CUT_CHORD_CHANGE', [true, true, true, false, false], [true, true, true, true, false]);
-  featureOff('part convergence', BEFORE_PART_CONVERGENCE, PART_CHANGE, 'PART_CHANGE', [true, true, true, true, false], [true, true, true, true, true]);
+  featureOff('island convergence', BEFORE_ISLAND_CONVERGENCE, ISLAND_CHANGE, 'ISLAND_CHANGE', [true, false, false, false], [true, true, false, false]);
+  featureOff('contact chords', BEFORE_CONTACT_CHORDS, CONTACT_CHORD_CHANGE, 'CONTACT_CHORD_CHANGE', [true, true, false, false], [true, true, true, false]);
+  featureOff('rest chords', BEFORE_REST_CHORD, REST_CHORD_CHANGE, 'REST_CHORD_CHANGE', [false, false, false, false], [true, true, false, false]);
+  featureOff('cut chords', BEFORE_CUT_CHORDS, CUT_CHORD_CHANGE, 'CUT_CHORD_CHANGE', [true, true, true, false], [true, true, true, true]);
 });

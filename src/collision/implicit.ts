@@ -201,8 +201,6 @@ export class ContactPotential implements ContactTerm {
   private floor: Float64Array = new Float64Array(0);
   /** Per candidate: 1 when an off-diagonal block is missing from the pattern (diagonal majorizer). */
   private major: Uint8Array = new Uint8Array(0);
-  /** Per candidate: 1 when the last gradient() found it pushing (∂E/∂d ≠ 0) or with friction (μλ > 0), else 0 (joinTouching). */
-  private touch: Uint8Array = new Uint8Array(0);
   /** Candidates assembled with the diagonal-block majorizer (set by computeSlots). */
   majorized = 0;
   /** Result of the number-returning wrappers energy() and maxStep(). */
@@ -485,7 +483,6 @@ export class ContactPotential implements ContactTerm {
     this.slotNodes.fill(-2, had);
     this.kind = growU8(this.kind, cap, MIN_CAP);
     this.major = growU8(this.major, cap, MIN_CAP);
-    this.touch = growU8(this.touch, cap, MIN_CAP);
   }
 
   /**
@@ -603,17 +600,14 @@ export class ContactPotential implements ContactTerm {
     const mode = this.boundMode(x), ref = this.fbRef, refA = this.fbRefA, acc = this.fbAcc, len = this.fbLen;
     const alpha = mode === AT_TRIAL ? this.fbAlpha : ALPHA_ZERO;
     const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
-    const touch = this.touch;
     for (let k = 0; k < this.total; k++) {
-      touch[k] = 0;
-      if (held !== null && heldPair(held, kind, nd, k)) continue; // a held island's pair, or one between converged parts
+      if (held !== null && held[nd[3 * k]!] !== 0) continue; // a held island's pair
       const o = NG * k;
       if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha))) continue; // zero force, no friction
       candidateGeom(kind, nd, G, k, x, q);
       if (mode === AT_ITERATE) this.setRef(k, x);
       dEddQ(G, k);
       const fn = q[KQ_E]!; // ∂E/∂d
-      touch[k] = fn !== 0 || G[o + G_ML]! > 0 ? 1 : 0;
       if (fn !== 0) {
         const al = q[KQ_AL]!, gx = fn * q[KQ_NX]!, gy = fn * q[KQ_NY]!;
         const p = 2 * nd[3 * k]!;
@@ -646,20 +640,6 @@ export class ContactPotential implements ContactTerm {
   joinIslands(comp: Int32Array): void {
     const nd = this.node;
     for (let k = 0; k < this.total; k++) {
-      const p = nd[3 * k]!, a = nd[3 * k + 1]!, b = nd[3 * k + 2]!;
-      if (a >= 0) unionRoots(comp, p, a);
-      if (b >= 0) unionRoots(comp, p, b);
-    }
-  }
-
-  /**
-   * Join, in comp, each candidate's particle with its edge's ends where the last gradient() found the pair
-   * touching (pushing or with friction): the contact islands of part convergence (src/solver/newton.ts).
-   */
-  joinTouching(comp: Int32Array): void {
-    const nd = this.node, touch = this.touch;
-    for (let k = 0; k < this.total; k++) {
-      if (touch[k] === 0) continue;
       const p = nd[3 * k]!, a = nd[3 * k + 1]!, b = nd[3 * k + 2]!;
       if (a >= 0) unionRoots(comp, p, a);
       if (b >= 0) unionRoots(comp, p, b);
@@ -761,7 +741,7 @@ export class ContactPotential implements ContactTerm {
     const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
     const kind = this.kind;
     for (let k = 0; k < this.total; k++) {
-      if (held !== null && heldPair(held, kind, nd, k)) continue; // a held island's pair (its nodes share one island), or one between converged parts
+      if (held !== null && held[nd[3 * k]!] !== 0) continue; // a held island's pair (its nodes share one island)
       if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha))) continue; // zero curvature, no friction
       const major = this.major[k] === 1;
       if (major) this.localMajorizer(k, x, H);
@@ -773,7 +753,6 @@ export class ContactPotential implements ContactTerm {
       for (let j = 0; j < 3; j++) {
         const d = o + 3 * j;
         if (s[d]! < 0) continue;
-        if (held !== null && held[nd[3 * k + j]!] !== 0) continue; // a converged part's node (its rows are not factored)
         const r = 2 * j;
         values[s[d]!] = values[s[d]!]! + scale * H[r * 6 + r]!;
         values[s[d + 1]!] = values[s[d + 1]!]! + scale * H[(r + 1) * 6 + r]!;
@@ -785,8 +764,6 @@ export class ContactPotential implements ContactTerm {
         if (s[d]! < 0) continue;
         // block (u, v) with u, v local node indices; the blocks are symmetric, so (hi, lo) = (u, v)
         const u = q === 2 ? 1 : 0, v = q === 0 ? 1 : 2;
-        // a block coupling a converged part's node: left out (the solve holds that node)
-        if (held !== null && (held[nd[3 * k + u]!] !== 0 || held[nd[3 * k + v]!] !== 0)) continue;
         const r = 2 * u, c = 2 * v;
         values[s[d]!] = values[s[d]!]! + scale * H[r * 6 + c]!;
         values[s[d + 1]!] = values[s[d + 1]!]! + scale * H[r * 6 + c + 1]!;
@@ -864,14 +841,4 @@ export class ContactPotential implements ContactTerm {
     impactTimeQ(this.kind, this.node, this.geo, k, x, dx);
     return KQ[KQ_TOI]!;
   }
-}
-
-/**
- * Whether candidate k takes no part in a solve's gradient and Hessian: every node held (src/solver/islands.ts:
- * a held island, or converged parts). A pair's particle and edge may lie in different parts, one converged and the
- * other not: the pair then acts on the free one's rows (the converged part is an obstacle held where it stopped).
- */
-function heldPair(held: Uint8Array, kind: Uint8Array, nd: Int32Array, k: number): boolean {
-  if (held[nd[3 * k]!] === 0) return false;
-  return kind[k] !== KIND_EDGE || (held[nd[3 * k + 1]!] !== 0 && held[nd[3 * k + 2]!] !== 0);
 }

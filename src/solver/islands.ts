@@ -87,13 +87,12 @@ export function markHeldIslands(n: number, label: Int32Array, fixed: Uint8Array,
 /**
  * Island convergence (src/solver/newton.ts, islandConvergence): the islands with a free particle (free[]
  * from freeIslands), none of it held or converged yet (held = 0), whose every |d| component is within
- * tolIn[0]: held[i] ← KEEP_ROWS for their particles. islandStep is scratch indexed by label. Returns the
+ * tol: held[i] ← KEEP_ROWS for their particles. islandStep is scratch indexed by label. Returns the
  * number of particles newly marked.
  */
 export function keepConvergedIslands(
-  n: number, label: Int32Array, free: Uint8Array, held: Uint8Array, d: Float64Array, tolIn: Float64Array, islandStep: Float64Array,
+  n: number, label: Int32Array, free: Uint8Array, held: Uint8Array, d: Float64Array, tol: number, islandStep: Float64Array,
 ): number {
-  const tol = tolIn[0]!;
   for (let i = 0; i < n; i++) islandStep[i] = 0;
   for (let i = 0; i < n; i++) {
     const a = Math.abs(d[2 * i]!), b = Math.abs(d[2 * i + 1]!);
@@ -111,18 +110,4 @@ export function keepConvergedIslands(
     }
   }
   return count;
-}
-
-/**
- * Part convergence (newton.ts, partConvergence): the labels a factorization's kept rows are isolated by
- * (SparseLDLT.isolateKeptRows). A particle of an island whose every particle is held or kept keeps its island's
- * label (the island's factor rows stay whole); any other its part's. Both are smallest particle indices of nested
- * sets, so no two different sets share a label. active is scratch indexed by label.
- */
-export function isolationLabels(
-  n: number, island: Int32Array, part: Int32Array, held: Uint8Array, active: Float64Array, out: Int32Array,
-): void {
-  for (let i = 0; i < n; i++) active[i] = 0;
-  for (let i = 0; i < n; i++) if (held[i] === 0) active[island[i]!] = 1;
-  for (let i = 0; i < n; i++) out[i] = active[island[i]!] === 1 ? part[i]! : island[i]!;
 }

@@ -26,8 +26,6 @@ export interface ContactTerm {
   hessian(x: Float64Array, scale: number, values: Float64Array, held?: Uint8Array | null): void;
   /** Join, in the union–find forest comp (src/solver/islands.ts), the particles each candidate and guard couples. */
   joinIslands(comp: Int32Array): void;
-  /** Join each pair the last gradient found touching (pushing or with friction), as joinIslands does (part convergence). */
-  joinTouching(comp: Int32Array): void;
   /** Largest fraction of the step dx from x before a particle crosses a contact surface into it (CCD: initial guess and line search), ≤ 1. */
   maxStep(x: Float64Array, dx: Float64Array): number;
   /** out[0] ← maxStep(x, dx), allocation-free. */

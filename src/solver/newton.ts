@@ -42,7 +42,7 @@ import { scatter, type ElementFamily, type Topology } from './topology';
 import { UNIFORM_DRAG } from '../components';
 import { writePairBlocks } from '../elements';
 import { applyFixedToMatrix, zeroFixed, type Workspace } from './workspace';
-import { elementIslands, flattenIslands, freeIslands, isolationLabels, keepConvergedIslands, markHeldIslands } from './islands';
+import { elementIslands, flattenIslands, freeIslands, keepConvergedIslands, markHeldIslands } from './islands';
 import { PcgWorkspace, pcg } from './cg';
 import { KEEP_ROWS } from './ldlt';
 import { addMassMatrix, massMatVec } from './mass';
@@ -129,7 +129,6 @@ export interface NewtonTuning {
   islandConvergence: boolean;
   contactChords: boolean;
   cutChord: number;
-  partConvergence: boolean;
 }
 
 /**
@@ -326,14 +325,6 @@ export class NewtonSolver {
    * step: a new assembly and factorization bought little. 0 turns them off (the solver before, bit for bit).
    */
   cutChord = 2;
-  /**
-   * Part convergence (islandConvergence over contact islands): bodies are joined by the contact pairs that touch
-   * at the iterate (pushing, or holding by friction), not by every candidate and guard. A contact island whose
-   * whole step is within the tolerance stops iterating while the others go on; a candidate between it and a body
-   * still iterating (apart at that iterate) acts on that body's rows only: the converged island is an obstacle
-   * held where it stopped. false: islands only (the solver before, bit for bit).
-   */
-  partConvergence = true;
   /** Chord iterations taken after cut steps (cutChord), since creation. */
   cutChordIters = 0;
   /** Particles of islands that converged before their solve ended, summed over solves since creation. */
@@ -351,18 +342,6 @@ export class NewtonSolver {
   private islandsLabelled = false;
   /** Per island label: its largest |Δx| component in the last direction (scratch of convergedIslands). */
   private readonly islandStep: Float64Array;
-  /** The step tolerance handed to keepConvergedIslands (scratch). */
-  private readonly islandTol = new Float64Array(1);
-  /** Element components (bodies) of the topology. */
-  private readonly bodies: number;
-  /** This solve's contact term (joinTouching), or null. */
-  private contactTerm: ContactTerm | null = null;
-  /** Contact islands (bodies joined by touching pairs), flattened: the labels of part convergence. */
-  private readonly partLabel: Int32Array;
-  /** Per part label: it has a free particle (this solve). */
-  private readonly partFree: Uint8Array;
-  /** Labels kept rows are isolated by: a wholly converged island's label, else its part's. */
-  private readonly isoLabel: Int32Array;
 
   constructor(t: Topology) {
     this.cgTol = 1e-4;
@@ -388,10 +367,6 @@ export class NewtonSolver {
     this.held = new Uint8Array(t.n);
     this.islandScratch = new Uint8Array(t.n);
     this.islandStep = new Float64Array(t.n);
-    this.partLabel = Int32Array.from(this.elementComp);
-    this.bodies = flattenIslands(t.n, this.partLabel);
-    this.partFree = new Uint8Array(t.n);
-    this.isoLabel = new Int32Array(t.n);
     this.refreshParams();
   }
 
@@ -401,7 +376,7 @@ export class NewtonSolver {
       pcgMinDofs: this.pcgMinDofs, refactorIters: this.refactorIters, cgTolerance: this.cgTolerance, cgMaxIters: this.cgMaxIters,
       profile: this.profile, chordWithin: this.chordWithin, slowChord: this.slowChord, restChord: this.restChord,
       chordChain: this.chordChain, contractionMax: this.contractionMax, skipHeldIslands: this.skipHeldIslands, islandConvergence: this.islandConvergence,
-      contactChords: this.contactChords, cutChord: this.cutChord, partConvergence: this.partConvergence,
+      contactChords: this.contactChords, cutChord: this.cutChord,
     };
   }
 
@@ -421,7 +396,6 @@ export class NewtonSolver {
     this.islandConvergence = t.islandConvergence;
     this.contactChords = t.contactChords;
     this.cutChord = t.cutChord;
-    this.partConvergence = t.partConvergence;
   }
 
   /**
@@ -443,11 +417,8 @@ export class NewtonSolver {
     if (!holds && !this.islandConvergence) return;
     this.label.set(this.elementComp);
     if (model.contact) model.contact.joinIslands(this.label);
-    // one island: part convergence may still stop some of its bodies (several bodies in contact)
-    const parts = this.partConvergence && this.islandConvergence && this.bodies > 1 && model.contact !== null;
-    if (flattenIslands(t.n, this.label) <= 1 && !parts) return;
+    if (flattenIslands(t.n, this.label) <= 1) return;
     this.islandsLabelled = true;
-    this.contactTerm = model.contact;
     // islandScratch: which islands have a free particle (freeIslands), for held and converged islands both
     if (holds) this.heldParticles = markHeldIslands(t.n, this.label, t.fixed, this.held, this.islandScratch);
     else {
@@ -462,27 +433,14 @@ export class NewtonSolver {
    * prediction, the islands with a free particle whose whole step was within stepTol stop iterating
    * (held code KEEP_ROWS), and their factor rows are cut from other islands' columns.
    */
-  private convergeIslands(ws: Workspace, dir: Float64Array, tol: Float64Array): void {
+  private convergeIslands(ws: Workspace, dir: Float64Array, stepTol: number): void {
     const t = this.t;
-    const contact = this.contactTerm;
-    const parts = this.partConvergence && this.bodies > 1 && contact !== null;
-    if (parts) {
-      // contact islands: bodies joined by the pairs that touch (the last gradient's), within this solve's islands
-      const touch = this.partLabel;
-      touch.set(this.elementComp);
-      if (contact) contact.joinTouching(touch);
-      flattenIslands(t.n, touch);
-      freeIslands(t.n, touch, t.fixed, this.partFree);
-    }
-    const kept = parts
-      ? keepConvergedIslands(t.n, this.partLabel, this.partFree, this.held, dir, tol, this.islandStep)
-      : keepConvergedIslands(t.n, this.label, this.islandScratch, this.held, dir, tol, this.islandStep);
+    const kept = keepConvergedIslands(t.n, this.label, this.islandScratch, this.held, dir, stepTol, this.islandStep);
     if (kept === 0) return;
     this.keptParticles += kept;
     this.convergedIslandParticles += kept;
     this.heldMask = this.held;
-    if (parts) isolationLabels(t.n, this.label, this.partLabel, this.held, this.islandStep, this.isoLabel);
-    ws.solver!.ldlt.isolateKeptRows(this.held, parts ? this.isoLabel : this.label);
+    ws.solver!.ldlt.isolateKeptRows(this.held, this.label);
   }
 
   /**
@@ -1014,10 +972,7 @@ export class NewtonSolver {
       if (stick) stick.stickKeep(!(predicted > 0 && (full || small)));
       if (this.phiCount < this.phiHistory.length) this.phiHistory[this.phiCount++] = phi;
       lastFull = full || within;
-      if (this.islandConvergence && this.islandsLabelled && predicted === 0 && !small) {
-        this.islandTol[0] = stepTol; // a double passed to a call V8 does not inline is boxed: through scratch
-        this.convergeIslands(ws, dir, this.islandTol);
-      }
+      if (this.islandConvergence && this.islandsLabelled && predicted === 0 && !small) this.convergeIslands(ws, dir, stepTol);
       this.restChordIters += restIter ? 1 : 0;
       this.cutChordIters += cutIter ? 1 : 0;
       this.chainedChordIters += chainIter ? 1 : 0;

@@ -18,7 +18,7 @@ export function setRestChord(w: PhysicsWorld, on: boolean): PhysicsWorld {
  */
 export function tuneSolver(
   w: PhysicsWorld,
-  opts: { restChord?: boolean; chordChain?: number; contractionMax?: number; islandConvergence?: boolean; contactChords?: boolean; cutChord?: number; partConvergence?: boolean },
+  opts: { restChord?: boolean; chordChain?: number; contractionMax?: number; islandConvergence?: boolean; contactChords?: boolean; cutChord?: number },
 ): PhysicsWorld {
   w.addSystem('solve', (ctx) => {
     const implicit = ctx.integrator === 'implicit-euler' || ctx.integrator === 'linearized-implicit-euler';
@@ -30,7 +30,6 @@ export function tuneSolver(
     if (opts.islandConvergence !== undefined) s.islandConvergence = opts.islandConvergence;
     if (opts.contactChords !== undefined) s.contactChords = opts.contactChords;
     if (opts.cutChord !== undefined) s.cutChord = opts.cutChord;
-    if (opts.partConvergence !== undefined) s.partConvergence = opts.partConvergence;
   }, { before: true });
   return w;
 }
