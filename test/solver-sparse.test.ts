@@ -447,6 +447,34 @@ describe('SparseLDLT', () => {
     }
   });
 
+  it('supernode pairs (Nfuse) give the factor of the node-by-node kernel bit for bit, held and kept rows too', () => {
+    const rng = mulberry32(91);
+    const mesh = makeMesh(12, 10, rng, 3);
+    const p = buildPattern(mesh.nNodes, 2, mesh.groups);
+    const perm = fillReducingOrder(p, 2);
+    const fused = new SparseLDLT(p, perm);
+    const plain = new SparseLDLT(p, perm);
+    const fuse = (fused as unknown as { Nfuse: Uint8Array }).Nfuse;
+    // the mesh's minimum-degree factor has supernode pairs (the fused branch runs), and the plain one has none
+    expect(fuse.reduce((a, b) => a + b, 0)).toBeGreaterThan(20);
+    (plain as unknown as { Nfuse: Uint8Array }).Nfuse.fill(0);
+    expect(fused.paired && plain.paired).toBe(true);
+    // held: node 3 held (identity rows), nodes 10 and 11 left as the last factorization made them
+    const held = new Uint8Array(mesh.nNodes);
+    held[3] = 1;
+    held[10] = 2;
+    held[11] = 2;
+    for (const mask of [null, held]) {
+      for (const kind of ['spd', 'spd'] as Kind[]) {
+        const { values } = assemble(p, mesh, 2, rng, kind);
+        expect(fused.factor(values, mask)).toBe(true);
+        expect(plain.factor(values, mask)).toBe(true);
+        expect(Array.from(fused.Lx)).toEqual(Array.from(plain.Lx));
+        expect(Array.from(fused.D)).toEqual(Array.from(plain.D));
+      }
+    }
+  });
+
   it('solve allows b and x to alias', () => {
     const rng = mulberry32(8);
     const mesh = makeMesh(4, 4, rng);

@@ -67,6 +67,12 @@ export class SparseLDLT {
   private readonly Np: Int32Array;
   private readonly Nj: Int32Array;
   private readonly Nend: Int32Array;
+  /**
+   * Per entry t of a row pattern (Np, Nj): 1 when column pair Nj[t] + 2 follows it (t + 1) as its parent in one
+   * supernode (column Nj[t] + 1 is row Nj[t] + 2 followed by the rows of column Nj[t] + 2): the kernel then applies
+   * the two node columns in one pass over their shared rows (factorPairedKernel).
+   */
+  private readonly Nfuse: Uint8Array;
 
   constructor(p: SymPattern, perm?: Int32Array) {
     primeKernels();
@@ -124,6 +130,7 @@ export class SparseLDLT {
     this.Np = blocks ? blocks.Np : new Int32Array(0);
     this.Nj = blocks ? blocks.Nj : new Int32Array(0);
     this.Nend = blocks ? blocks.Nend : new Int32Array(0);
+    this.Nfuse = blocks ? SparseLDLT.fusedPairs(n, this.Np, this.Nj, Lp, Li) : new Uint8Array(0);
     this.y2 = new Float64Array(this.paired ? 2 * n : 0);
     this.skip = new Uint8Array(this.paired ? n / 2 : 0);
   }
@@ -178,6 +185,29 @@ export class SparseLDLT {
       }
     }
     return { Np, Nj, Nend };
+  }
+
+  /**
+   * Nfuse (see the field): t and t + 1 in the same row's pattern, Nj[t + 1] = Nj[t] + 2 = k, and column k − 1 is
+   * row k followed by exactly the rows of column k (then so is column k − 2 after its rows k − 1, k, k + 1).
+   */
+  private static fusedPairs(n: number, Np: Int32Array, Nj: Int32Array, Lp: Int32Array, Li: Int32Array): Uint8Array {
+    const fuse = new Uint8Array(Np[n / 2]!);
+    for (let a = 0; a < n; a += 2) {
+      const r1 = Np[(a >> 1) + 1]!;
+      for (let t = Np[a >> 1]!; t + 1 < r1; t++) {
+        const k = Nj[t]! + 2;
+        if (Nj[t + 1] !== k) continue;
+        const j1 = k - 1, c1 = Lp[j1 + 1]! - Lp[j1]!, ck = Lp[k + 1]! - Lp[k]!;
+        if (c1 !== ck + 1 || Li[Lp[j1]!] !== k) continue;
+        let same = true;
+        for (let q = 0; q < ck && same; q++) same = Li[Lp[j1]! + 1 + q] === Li[Lp[k]! + q];
+        if (!same) continue;
+        fuse[t] = 1;
+        t++; // pairs do not chain: t + 1 is applied with t
+      }
+    }
+    return fuse;
   }
 
   /**
@@ -256,7 +286,7 @@ export class SparseLDLT {
     if (held !== null) skipRows(this.n, this.perm, held, skip);
     else skip.fill(0);
     const failed = factorPairedKernel(
-      this.n, this.Cp, this.Ci, this.Csrc, this.Np, this.Nj, this.Nend, this.Lp, this.Li, this.Lx, this.D, this.invD, this.y2, values, skip,
+      this.n, this.Cp, this.Ci, this.Csrc, this.Np, this.Nj, this.Nend, this.Nfuse, this.Lp, this.Li, this.Lx, this.D, this.invD, this.y2, values, skip,
     );
     if (failed >= 0) {
       this.failedAt = failed;
@@ -580,7 +610,7 @@ function backwardPaired(
  * failed, or -1.
  */
 function factorPairedKernel(
-  n: number, Cp: Int32Array, Ci: Int32Array, Csrc: Int32Array, Np: Int32Array, Nj: Int32Array, Nend: Int32Array,
+  n: number, Cp: Int32Array, Ci: Int32Array, Csrc: Int32Array, Np: Int32Array, Nj: Int32Array, Nend: Int32Array, Nfuse: Uint8Array,
   Lp: Int32Array, Li: Int32Array, Lx: Float64Array, D: Float64Array, invD: Float64Array, y: Float64Array,
   values: Float64Array, skip: Uint8Array,
 ): number {
@@ -621,6 +651,75 @@ function factorPairedKernel(
       yb1 -= l10 * ya1;
       const end0 = Nend[t]; // slot of L(a, j0)
       const off = Lp[j1] - p0 - 1; // same row in column j1
+      if (Nfuse[t] === 1) {
+        // Node J + 1 (columns k0 = j0 + 2, k0 + 1) is the pattern's next entry and node J's parent in one
+        // supernode: node J's rows k0, k0 + 1 come first in its columns, then both nodes' columns hold the same
+        // rows. One pass over those rows applies node J's term and then node J + 1's to every y entry: the
+        // operations of the two passes below, in their order, so the factor is bit for bit theirs.
+        const k0 = j0 + 2;
+        const ik = k0 << 1;
+        const u0 = Lx[p0 + 1]; // L(k0, j0), L(k0, j1)
+        const v0 = Lx[p0 + 1 + off];
+        const u1 = Lx[p0 + 2]; // L(k0 + 1, j0), L(k0 + 1, j1)
+        const v1 = Lx[p0 + 2 + off];
+        let za0 = y[ik];
+        let za1 = y[ik + 1];
+        let zb0 = y[ik + 2];
+        let zb1 = y[ik + 3];
+        za0 -= u0 * ya0 + v0 * yb0;
+        za1 -= u0 * ya1 + v0 * yb1;
+        zb0 -= u1 * ya0 + v1 * yb0;
+        zb1 -= u1 * ya1 + v1 * yb1;
+        y[ik] = 0;
+        y[ik + 1] = 0;
+        y[ik + 2] = 0;
+        y[ik + 3] = 0;
+        const pk = Lp[k0];
+        const lk = Lx[pk]; // L(k0 + 1, k0)
+        zb0 -= lk * za0;
+        zb1 -= lk * za1;
+        const offk = Lp[k0 + 1] - pk - 1;
+        for (let q = p0 + 3, r = pk + 1; q < end0; q++, r++) {
+          const i2 = Li[q] << 1;
+          const u = Lx[q];
+          const v = Lx[q + off];
+          const w = Lx[r];
+          const z = Lx[r + offk];
+          y[i2] = y[i2] - (u * ya0 + v * yb0) - (w * za0 + z * zb0);
+          y[i2 + 1] = y[i2 + 1] - (u * ya1 + v * yb1) - (w * za1 + z * zb1);
+        }
+        const id0 = invD[j0];
+        const la0 = ya0 * id0;
+        const lb0 = ya1 * id0;
+        Lx[end0] = la0;
+        Lx[end0 + 1] = lb0;
+        const id1 = invD[j1];
+        const la1 = yb0 * id1;
+        const lb1 = yb1 * id1;
+        const end1 = end0 + off;
+        Lx[end1] = la1;
+        Lx[end1 + 1] = lb1;
+        da -= la0 * ya0 + la1 * yb0;
+        yba -= la0 * ya1 + la1 * yb1;
+        db -= lb0 * ya1 + lb1 * yb1;
+        t++;
+        const endk = Nend[t]; // slot of L(a, k0)
+        const ik0 = invD[k0];
+        const ma0 = za0 * ik0;
+        const mb0 = za1 * ik0;
+        Lx[endk] = ma0;
+        Lx[endk + 1] = mb0;
+        const ik1 = invD[k0 + 1];
+        const ma1 = zb0 * ik1;
+        const mb1 = zb1 * ik1;
+        const endk1 = endk + offk;
+        Lx[endk1] = ma1;
+        Lx[endk1 + 1] = mb1;
+        da -= ma0 * za0 + ma1 * zb0;
+        yba -= ma0 * za1 + ma1 * zb1;
+        db -= mb0 * za1 + mb1 * zb1;
+        continue;
+      }
       for (let q = p0 + 1; q < end0; q++) {
         const i2 = Li[q] << 1;
         const u = Lx[q];
@@ -679,7 +778,15 @@ let primed = false;
 function primeKernels(): void {
   if (primed) return;
   primed = true;
-  const p = buildPattern(3, 2, [{ k: 2, nodes: Int32Array.from([0, 1, 1, 2]) }]);
+  // a chain of two springs, then one triangle: its dense 3-node factor applies two node columns as one supernode
+  // pair (Nfuse), the chain's does not, so both branches of factorPairedKernel have feedback
+  for (const p of [
+    buildPattern(3, 2, [{ k: 2, nodes: Int32Array.from([0, 1, 1, 2]) }]),
+    buildPattern(3, 2, [{ k: 3, nodes: Int32Array.from([0, 1, 2]) }]),
+  ]) primeOn(p);
+}
+
+function primeOn(p: SymPattern): void {
   const f = new SparseLDLT(p);
   // two matrices: coupled x/y within each node, and diagonal node blocks (then a zero right-hand
   // side entry stays zero through the forward solve); right-hand sides with zeros in every
