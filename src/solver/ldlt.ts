@@ -637,8 +637,8 @@ function factorPairedKernel(
       const j0 = Nj[t]; // columns j0 = 2J and j1 = 2J+1
       const j1 = j0 + 1;
       const i0 = j0 << 1;
-      const ya0 = y[i0];
-      const ya1 = y[i0 + 1];
+      let ya0 = y[i0];
+      let ya1 = y[i0 + 1];
       let yb0 = y[i0 + 2];
       let yb1 = y[i0 + 3];
       y[i0] = 0;
@@ -651,25 +651,28 @@ function factorPairedKernel(
       yb1 -= l10 * ya1;
       const end0 = Nend[t]; // slot of L(a, j0)
       const off = Lp[j1] - p0 - 1; // same row in column j1
-      if (Nfuse[t] === 1) {
+      // node J + 1's values (a supernode pair, below)
+      const fused = Nfuse[t] === 1;
+      let za0 = 0;
+      let za1 = 0;
+      let zb0 = 0;
+      let zb1 = 0;
+      let offk = 0;
+      if (fused) {
         // Node J + 1 (columns k0 = j0 + 2, k0 + 1) is the pattern's next entry and node J's parent in one
         // supernode: node J's rows k0, k0 + 1 come first in its columns, then both nodes' columns hold the same
         // rows. One pass over those rows applies node J's term and then node J + 1's to every y entry: the
-        // operations of the two passes below, in their order, so the factor is bit for bit theirs.
+        // operations of the two passes node by node, in their order, so the factor is bit for bit theirs.
         const k0 = j0 + 2;
         const ik = k0 << 1;
         const u0 = Lx[p0 + 1]; // L(k0, j0), L(k0, j1)
         const v0 = Lx[p0 + 1 + off];
         const u1 = Lx[p0 + 2]; // L(k0 + 1, j0), L(k0 + 1, j1)
         const v1 = Lx[p0 + 2 + off];
-        let za0 = y[ik];
-        let za1 = y[ik + 1];
-        let zb0 = y[ik + 2];
-        let zb1 = y[ik + 3];
-        za0 -= u0 * ya0 + v0 * yb0;
-        za1 -= u0 * ya1 + v0 * yb1;
-        zb0 -= u1 * ya0 + v1 * yb0;
-        zb1 -= u1 * ya1 + v1 * yb1;
+        za0 = y[ik] - (u0 * ya0 + v0 * yb0);
+        za1 = y[ik + 1] - (u0 * ya1 + v0 * yb1);
+        zb0 = y[ik + 2] - (u1 * ya0 + v1 * yb0);
+        zb1 = y[ik + 3] - (u1 * ya1 + v1 * yb1);
         y[ik] = 0;
         y[ik + 1] = 0;
         y[ik + 2] = 0;
@@ -678,7 +681,7 @@ function factorPairedKernel(
         const lk = Lx[pk]; // L(k0 + 1, k0)
         zb0 -= lk * za0;
         zb1 -= lk * za1;
-        const offk = Lp[k0 + 1] - pk - 1;
+        offk = Lp[k0 + 1] - pk - 1;
         for (let q = p0 + 3, r = pk + 1; q < end0; q++, r++) {
           const i2 = Li[q] << 1;
           const u = Lx[q];
@@ -688,59 +691,44 @@ function factorPairedKernel(
           y[i2] = y[i2] - (u * ya0 + v * yb0) - (w * za0 + z * zb0);
           y[i2 + 1] = y[i2 + 1] - (u * ya1 + v * yb1) - (w * za1 + z * zb1);
         }
-        const id0 = invD[j0];
+      } else {
+        for (let q = p0 + 1; q < end0; q++) {
+          const i2 = Li[q] << 1;
+          const u = Lx[q];
+          const v = Lx[q + off];
+          y[i2] -= u * ya0 + v * yb0;
+          y[i2 + 1] -= u * ya1 + v * yb1;
+        }
+      }
+      // rows a and b of L in node J's columns and their terms of da, yba, db; then, for a pair, node J + 1's
+      let j = j0;
+      let end = end0;
+      let o = off;
+      for (;;) {
+        const id0 = invD[j];
         const la0 = ya0 * id0;
         const lb0 = ya1 * id0;
-        Lx[end0] = la0;
-        Lx[end0 + 1] = lb0;
-        const id1 = invD[j1];
+        Lx[end] = la0;
+        Lx[end + 1] = lb0;
+        const id1 = invD[j + 1];
         const la1 = yb0 * id1;
         const lb1 = yb1 * id1;
-        const end1 = end0 + off;
+        const end1 = end + o;
         Lx[end1] = la1;
         Lx[end1 + 1] = lb1;
         da -= la0 * ya0 + la1 * yb0;
         yba -= la0 * ya1 + la1 * yb1;
         db -= lb0 * ya1 + lb1 * yb1;
+        if (!fused || j !== j0) break;
         t++;
-        const endk = Nend[t]; // slot of L(a, k0)
-        const ik0 = invD[k0];
-        const ma0 = za0 * ik0;
-        const mb0 = za1 * ik0;
-        Lx[endk] = ma0;
-        Lx[endk + 1] = mb0;
-        const ik1 = invD[k0 + 1];
-        const ma1 = zb0 * ik1;
-        const mb1 = zb1 * ik1;
-        const endk1 = endk + offk;
-        Lx[endk1] = ma1;
-        Lx[endk1 + 1] = mb1;
-        da -= ma0 * za0 + ma1 * zb0;
-        yba -= ma0 * za1 + ma1 * zb1;
-        db -= mb0 * za1 + mb1 * zb1;
-        continue;
+        j = j0 + 2;
+        end = Nend[t]; // slot of L(a, j0 + 2)
+        o = offk;
+        ya0 = za0;
+        ya1 = za1;
+        yb0 = zb0;
+        yb1 = zb1;
       }
-      for (let q = p0 + 1; q < end0; q++) {
-        const i2 = Li[q] << 1;
-        const u = Lx[q];
-        const v = Lx[q + off];
-        y[i2] -= u * ya0 + v * yb0;
-        y[i2 + 1] -= u * ya1 + v * yb1;
-      }
-      const id0 = invD[j0];
-      const la0 = ya0 * id0;
-      const lb0 = ya1 * id0;
-      Lx[end0] = la0;
-      Lx[end0 + 1] = lb0;
-      const id1 = invD[j1];
-      const la1 = yb0 * id1;
-      const lb1 = yb1 * id1;
-      const end1 = end0 + off;
-      Lx[end1] = la1;
-      Lx[end1 + 1] = lb1;
-      da -= la0 * ya0 + la1 * yb0;
-      yba -= la0 * ya1 + la1 * yb1;
-      db -= lb0 * ya1 + lb1 * yb1;
     }
     let ad = Math.abs(da);
     if (!(ad > tola) || ad === Infinity) {
