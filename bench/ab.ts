@@ -13,11 +13,13 @@
  * on a shared machine the times of two runs of the same code differ by 20 % and more.
  */
 import { performance } from 'node:perf_hooks';
-import { buildScene, SCENES, type SceneName } from '../src/cli/bench-scenes';
+import { buildScene, SCENES, WINDOWS as SCENE_WINDOWS, type SceneName } from '../src/cli/bench-scenes';
 import { warmUpEngine, type PhysicsWorld } from '../src/world';
 import { SparseLDLT } from '../src/solver/ldlt';
 
-const WINDOWS: [number, number][] = [[0, 60], [60, 120], [120, 300], [300, 600], [600, 1200]];
+/** The bench's windows after spawn, in steps of 1/60 s. */
+const WINDOWS = SCENE_WINDOWS.map(([from, to]) => [60 * from, 60 * to] as const);
+const MAX_STEPS = WINDOWS[WINDOWS.length - 1]![1];
 
 type Setting = [string, number | boolean];
 
@@ -93,7 +95,7 @@ function main(): void {
     throw new Error(`usage: bench/ab.ts <${SCENES.join('|')}> <steps> <settingsA> <settingsB> [runs]`);
   }
   const steps = Number(stepsArg), runs = Number(runsArg);
-  if (!(Number.isInteger(steps) && steps > 0 && steps <= 1200)) throw new Error('ab: steps: expected a whole number in [1, 1200]');
+  if (!(Number.isInteger(steps) && steps > 0 && steps <= MAX_STEPS)) throw new Error(`ab: steps: expected a whole number in [1, ${MAX_STEPS}]`);
   if (!(Number.isInteger(runs) && runs > 0)) throw new Error('ab: runs: expected a positive whole number');
   const specs = [a, b];
   const parsed = specs.map(parseSettings);
@@ -111,11 +113,18 @@ function main(): void {
     const t = totals[k]!;
     const cells = WINDOWS.filter(([from]) => from < steps).map(([from, to], w) => {
       const n = t.runs * (Math.min(to, steps) - from);
-      return `${(from / 60).toFixed(0)}–${(Math.min(to, steps) / 60).toFixed(0)} s: ${(t.ms[w]! / n).toFixed(2)} ms, ` +
+      const sec = (k: number): string => String(Math.round((k / 60) * 100) / 100);
+      return `${sec(from)}–${sec(Math.min(to, steps))} s: ${(t.ms[w]! / n).toFixed(2)} ms, ` +
         `${(t.iters[w]! / n).toFixed(2)} it, ${(t.factors[w]! / n).toFixed(2)} fac, ${(t.rows[w]! / n).toFixed(0)} rows`;
     });
     console.log(`${(specs[k] === '-' ? 'defaults' : specs[k]!).padEnd(24)} ${cells.join(' | ')}`);
   }
 }
 
-main();
+try {
+  main();
+} catch (e) {
+  // bad arguments: one line, no stack trace
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(2);
+}

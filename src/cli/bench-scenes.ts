@@ -87,7 +87,8 @@ export interface SceneOptions {
 }
 
 /** Windows of the game scenes, in seconds after spawn. */
-const WINDOWS: readonly [number, number][] = [[0, 1], [1, 2], [2, 5], [5, 10]];
+/** Windows after spawn (s) the scene rows report (bench/ab.ts uses them too). */
+export const WINDOWS: readonly [number, number][] = [[0, 1], [1, 2], [2, 5], [5, 10]];
 
 // ---- the scenes (Elastica) -----------------------------------------------------------------
 
