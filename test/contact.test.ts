@@ -82,6 +82,41 @@ describe('geometry and broad phase', () => {
     }
     expect(found).toBeGreaterThan(300);
   });
+
+  it('a spatial hash query returns the items whose boxes overlap it, not all those sharing a cell with it', () => {
+    // brute force on random boxes (a few larger than the grid takes) with queries of every size,
+    // huge ones (scanned) included. It returned every item of the query's cells before: here a third
+    // more than the overlapping ones; in a resting pile, twice as many (the contact search's pairs)
+    const rng = new Rng(11);
+    const h = new SpatialHash(1 << 10), n = 400, cell = 0.5;
+    const box = new Float64Array(4 * n);
+    h.begin(n, cell);
+    for (let i = 0; i < n; i++) {
+      const x = rng.range(-10, 10), y = rng.range(-10, 10), w = rng.range(0, i % 97 === 0 ? 400 : 0.6), hh = rng.range(0, 0.6);
+      box.set([x, y, x + w, y + hh], 4 * i);
+      h.setBox(i, x, y, x + w, y + hh);
+    }
+    h.build();
+    const out = { buf: new Int32Array(4) };
+    let found = 0, sharedOnly = 0;
+    for (let q = 0; q < 400; q++) {
+      const x = rng.range(-11, 11), y = rng.range(-11, 11), s = q % 50 === 0 ? 1000 : rng.range(0, 1.5);
+      const x1 = x + s * rng.next(), y1 = y + s * rng.next();
+      const want: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const o = 4 * i;
+        if (box[o]! <= x1 && box[o + 2]! >= x && box[o + 1]! <= y1 && box[o + 3]! >= y) want.push(i);
+        // would share a cell with the query without overlapping it
+        else if (Math.floor(box[o]! / cell) <= Math.floor(x1 / cell) && Math.floor(box[o + 2]! / cell) >= Math.floor(x / cell) &&
+          Math.floor(box[o + 1]! / cell) <= Math.floor(y1 / cell) && Math.floor(box[o + 3]! / cell) >= Math.floor(y / cell)) sharedOnly++;
+      }
+      const k = h.query(x, y, x1, y1, out);
+      expect(Array.from(out.buf.subarray(0, k))).toEqual(want);
+      found += k;
+    }
+    expect(found).toBeGreaterThan(400);
+    expect(sharedOnly).toBeGreaterThan(found / 4);
+  });
 });
 
 describe('particle vs colliders', () => {

@@ -1,7 +1,8 @@
 /**
  * A uniform-grid spatial hash over axis-aligned boxes, rebuilt each step into
- * preallocated typed arrays (counting sort by bucket). Queries return item ids
- * in a deterministic order: by bucket, then by insertion order.
+ * preallocated typed arrays (counting sort by bucket). A query returns the items whose boxes
+ * overlap the query box (closed intervals, world units: the cells only find them), ascending.
+ * A raycast's cell pass (beginPassQ, cellQ) returns the items whose boxes cover the cells it walks.
  */
 /** Bucket of cell (ix, iy). */
 function hashCell(ix: number, iy: number, mask: number): number {
@@ -118,6 +119,8 @@ export class SpatialHash {
   private readonly starts: Int32Array;
   /** Items are boxes: 4 numbers each, minx miny maxx maxy (in cells, integers). */
   private boxes: Int32Array = new Int32Array(0);
+  /** The same boxes in world units (what a query's overlap test reads). */
+  private wboxes: Float64Array = new Float64Array(0);
   private nItems = 0;
   private entries: Int32Array = new Int32Array(0);
   /** Per-item stamp for de-duplication during one query. */
@@ -148,7 +151,10 @@ export class SpatialHash {
 
   /** begin with the cell size and its inverse already in `grid`. */
   beginQ(n: number): void {
-    if (this.boxes.length < 4 * n) this.boxes = new Int32Array(4 * Math.max(n, 16) * 2);
+    if (this.boxes.length < 4 * n) {
+      this.boxes = new Int32Array(4 * Math.max(n, 16) * 2);
+      this.wboxes = new Float64Array(this.boxes.length);
+    }
     if (this.stamp.length < n) {
       this.stamp = new Int32Array(Math.max(n, 16) * 2);
       this.stampNow = 0;
@@ -180,7 +186,11 @@ export class SpatialHash {
 
   /** Set item i's box from the scratch `q`. */
   setBoxQ(i: number): void {
-    const inv = this.grid[1]!, b = this.boxes, o = 4 * i, q = this.q;
+    const inv = this.grid[1]!, b = this.boxes, w = this.wboxes, o = 4 * i, q = this.q;
+    w[o] = q[0]!;
+    w[o + 1] = q[1]!;
+    w[o + 2] = q[2]!;
+    w[o + 3] = q[3]!;
     b[o] = cellIndex(q[0]! * inv);
     b[o + 1] = cellIndex(q[1]! * inv);
     b[o + 2] = cellIndex(q[2]! * inv);
@@ -205,8 +215,8 @@ export class SpatialHash {
   }
 
   /**
-   * Items whose boxes share a cell with the query box, each once, written to
-   * `out` from index 0 in ascending order; returns how many (grows `out` via `grow`).
+   * Items whose boxes overlap the query box, each once, written to `out` from index 0 in
+   * ascending order; returns how many (grows `out` via `grow`).
    */
   query(minx: number, miny: number, maxx: number, maxy: number, out: { buf: Int32Array }): number {
     const q = this.q;
@@ -220,6 +230,18 @@ export class SpatialHash {
   /** query with the box in the scratch `q`; items come out in ascending order (deterministic, cache-friendly). */
   queryQ(out: { buf: Int32Array }): number {
     const k = this.collect(out);
+    sortAscending(out.buf, k);
+    return k;
+  }
+
+  /**
+   * queryQ's coarser form: the items whose boxes share a cell with the box in `q` (a superset of
+   * queryQ's), ascending. For a caller whose items may have moved since the build by an amount no box
+   * covers: the post-solve detection, whose position corrections move particles and edge nodes
+   * between its narrow tests (response.ts), and the sensor pass after it.
+   */
+  queryCellsQ(out: { buf: Int32Array }): number {
+    const k = this.collectCells(out);
     sortAscending(out.buf, k);
     return k;
   }
@@ -266,7 +288,66 @@ export class SpatialHash {
     return k;
   }
 
+  /**
+   * queryQ's items, unsorted: the items too large for the grid, then those the query's cells hold.
+   * An item's world box is tested against the query's (closed intervals): the cells are only a
+   * coarser cover (two boxes a cell apart can share one), and the contact search and detection
+   * would otherwise run their tests on pairs whose boxes do not meet (half of those met in a
+   * resting pile). Each item is tested once per query (the stamp marks it seen either way).
+   */
   private collect(out: { buf: Int32Array }): number {
+    const inv = this.grid[1]!, q = this.q;
+    const qx0 = q[0]!, qy0 = q[1]!, qx1 = q[2]!, qy1 = q[3]!;
+    const x0 = cellIndex(qx0 * inv), y0 = cellIndex(qy0 * inv);
+    const x1 = cellIndex(qx1 * inv), y1 = cellIndex(qy1 * inv);
+    const stamp = this.stamp, w = this.wboxes;
+    let now = ++this.stampNow;
+    if (now === 0x7fffffff) {
+      stamp.fill(0);
+      this.stampNow = now = 1;
+    }
+    let k = 0;
+    // a NaN bound excludes nothing (each comparison with it is false), here as in the scans below
+    for (let s = 0; s < this.nBig; s++) {
+      const i = this.big[s]!;
+      const o = 4 * i;
+      stamp[i] = now;
+      if (w[o]! > qx1 || w[o + 2]! < qx0 || w[o + 1]! > qy1 || w[o + 3]! < qy0) continue;
+      if (k === out.buf.length) grow(out);
+      out.buf[k++] = i;
+    }
+    if (!((x1 - x0 + 1) * (y1 - y0 + 1) <= this.maxCells * 4)) {
+      // Huge query, or a NaN bound (whose cell loops would run over the other axis's whole range):
+      // scan all items' boxes directly.
+      for (let i = 0; i < this.nItems; i++) {
+        if (stamp[i] === now) continue;
+        const o = 4 * i;
+        if (w[o]! > qx1 || w[o + 2]! < qx0 || w[o + 1]! > qy1 || w[o + 3]! < qy0) continue;
+        if (k === out.buf.length) grow(out);
+        out.buf[k++] = i;
+      }
+      return k;
+    }
+    const entries = this.entries, starts = this.starts;
+    for (let iy = y0; iy <= y1; iy++) {
+      for (let ix = x0; ix <= x1; ix++) {
+        const h = hashCell(ix, iy, this.mask);
+        for (let e = starts[h]!; e < starts[h + 1]!; e++) {
+          const i = entries[e]!;
+          if (stamp[i] === now) continue;
+          stamp[i] = now;
+          const o = 4 * i;
+          if (w[o]! > qx1 || w[o + 2]! < qx0 || w[o + 1]! > qy1 || w[o + 3]! < qy0) continue;
+          if (k === out.buf.length) grow(out);
+          out.buf[k++] = i;
+        }
+      }
+    }
+    return k;
+  }
+
+  /** queryCellsQ's items, unsorted: those of beginPassQ, then those of the query's cells whose cell boxes meet it. */
+  private collectCells(out: { buf: Int32Array }): number {
     const inv = this.grid[1]!, q = this.q;
     const x0 = cellIndex(q[0]! * inv), y0 = cellIndex(q[1]! * inv);
     const x1 = cellIndex(q[2]! * inv), y1 = cellIndex(q[3]! * inv);
@@ -274,8 +355,7 @@ export class SpatialHash {
     let k = this.beginPassQ(out);
     const stamp = this.stamp, b = this.boxes, now = this.stampNow;
     if (!((x1 - x0 + 1) * (y1 - y0 + 1) <= this.maxCells * 4)) {
-      // Huge query, or a NaN bound (whose cell loops would run over the other axis's whole range):
-      // scan all items' boxes directly (a NaN bound excludes nothing).
+      // huge query or a NaN bound: scan all items' boxes (as collect does)
       for (let i = 0; i < this.nItems; i++) {
         if (stamp[i] === now) continue;
         const o = 4 * i;

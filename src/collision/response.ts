@@ -103,7 +103,7 @@ export class ContactResponse {
       hq[1] = Math.min(Y0, Y1) - r;
       hq[2] = Math.max(X0, X1) + r;
       hq[3] = Math.max(Y0, Y1) + r;
-      const cnt = hash.queryQ(cand);
+      const cnt = hash.queryCellsQ(cand);
       const buf = cand.buf;
       for (let c = 0; c < cnt; c++) {
         const item = buf[c]!;

@@ -35,7 +35,7 @@ export function sensorPass(
     hq[1] = x[2 * i + 1]! - r;
     hq[2] = x[2 * i]! + r;
     hq[3] = x[2 * i + 1]! + r;
-    const cnt = hash.queryQ(cand);
+    const cnt = hash.queryCellsQ(cand);
     const buf = cand.buf;
     for (let c = 0; c < cnt; c++) {
       const item = buf[c]!;
