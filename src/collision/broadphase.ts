@@ -1,7 +1,9 @@
 /**
  * The contact broad phase: one spatial hash over every contact item, filled by one box fill for
  * both of its users — the candidate search before the solve (candidates.ts) and the post-solve
- * detection (response.ts). Both then query it with a particle's box (hash.q, hash.queryQ(cand)).
+ * detection (response.ts). Both then query it with a particle's box in hash.q: the search for the
+ * items whose boxes overlap it (hash.queryQ(cand)), the detection for every item of the cells it covers
+ * (hash.queryCellsQ(cand): its corrections move items between its narrow tests, after the fill).
  *
  * Item numbers: [0, nE) boundary edges (boundary.ts), then the collider shapes of this step
  * (colliders.ts): nS segments (polygon edges included), nC circles, and — for the post-solve
@@ -22,7 +24,7 @@ import type { ContactSettings } from './settings';
 
 export class ItemBroadphase {
   readonly hash = new SpatialHash();
-  /** Query output (hash.queryQ(cand)): item numbers ascending. */
+  /** Query output (hash.queryQ / queryCellsQ(cand)): item numbers ascending. */
   readonly cand = { buf: new Int32Array(64) };
   /** Per edge: the box of its end points over the fill's configurations (min x, min y, max x, max y). */
   edgeBox: Float64Array = new Float64Array(0);
