@@ -229,7 +229,7 @@ export class SpatialHash {
 
   /** query with the box in the scratch `q`; items come out in ascending order (deterministic, cache-friendly). */
   queryQ(out: { buf: Int32Array }): number {
-    const k = this.collect(out);
+    const k = this.collect(out, false);
     sortAscending(out.buf, k);
     return k;
   }
@@ -241,7 +241,7 @@ export class SpatialHash {
    * between its narrow tests (response.ts), and the sensor pass after it.
    */
   queryCellsQ(out: { buf: Int32Array }): number {
-    const k = this.collectCells(out);
+    const k = this.collect(out, true);
     sortAscending(out.buf, k);
     return k;
   }
@@ -289,18 +289,18 @@ export class SpatialHash {
   }
 
   /**
-   * queryQ's items, unsorted: the items too large for the grid, then those the query's cells hold.
-   * An item's world box is tested against the query's (closed intervals): the cells are only a
-   * coarser cover (two boxes a cell apart can share one), and the contact search and detection
-   * would otherwise run their tests on pairs whose boxes do not meet (half of those met in a
-   * resting pile). Each item is tested once per query (the stamp marks it seen either way).
+   * The items of a query, unsorted: the items too large for the grid, then those the query's cells
+   * hold, each tested once (the stamp marks it seen either way). With `byCells` false (queryQ) an
+   * item's world box is tested against the query's (closed intervals): the cells are only a coarser
+   * cover, and two boxes a cell apart can share one (half of the items met in a resting pile). With
+   * `byCells` true (queryCellsQ) its cell box is: every item of the query's cells.
    */
-  private collect(out: { buf: Int32Array }): number {
+  private collect(out: { buf: Int32Array }, byCells: boolean): number {
     const inv = this.grid[1]!, q = this.q;
     const qx0 = q[0]!, qy0 = q[1]!, qx1 = q[2]!, qy1 = q[3]!;
     const x0 = cellIndex(qx0 * inv), y0 = cellIndex(qy0 * inv);
     const x1 = cellIndex(qx1 * inv), y1 = cellIndex(qy1 * inv);
-    const stamp = this.stamp, w = this.wboxes;
+    const stamp = this.stamp, w = this.wboxes, b = this.boxes;
     let now = ++this.stampNow;
     if (now === 0x7fffffff) {
       stamp.fill(0);
@@ -312,7 +312,8 @@ export class SpatialHash {
       const i = this.big[s]!;
       const o = 4 * i;
       stamp[i] = now;
-      if (w[o]! > qx1 || w[o + 2]! < qx0 || w[o + 1]! > qy1 || w[o + 3]! < qy0) continue;
+      if (byCells ? b[o]! > x1 || b[o + 2]! < x0 || b[o + 1]! > y1 || b[o + 3]! < y0
+        : w[o]! > qx1 || w[o + 2]! < qx0 || w[o + 1]! > qy1 || w[o + 3]! < qy0) continue;
       if (k === out.buf.length) grow(out);
       out.buf[k++] = i;
     }
@@ -322,7 +323,8 @@ export class SpatialHash {
       for (let i = 0; i < this.nItems; i++) {
         if (stamp[i] === now) continue;
         const o = 4 * i;
-        if (w[o]! > qx1 || w[o + 2]! < qx0 || w[o + 1]! > qy1 || w[o + 3]! < qy0) continue;
+        if (byCells ? b[o]! > x1 || b[o + 2]! < x0 || b[o + 1]! > y1 || b[o + 3]! < y0
+          : w[o]! > qx1 || w[o + 2]! < qx0 || w[o + 1]! > qy1 || w[o + 3]! < qy0) continue;
         if (k === out.buf.length) grow(out);
         out.buf[k++] = i;
       }
@@ -337,45 +339,8 @@ export class SpatialHash {
           if (stamp[i] === now) continue;
           stamp[i] = now;
           const o = 4 * i;
-          if (w[o]! > qx1 || w[o + 2]! < qx0 || w[o + 1]! > qy1 || w[o + 3]! < qy0) continue;
-          if (k === out.buf.length) grow(out);
-          out.buf[k++] = i;
-        }
-      }
-    }
-    return k;
-  }
-
-  /** queryCellsQ's items, unsorted: those of beginPassQ, then those of the query's cells whose cell boxes meet it. */
-  private collectCells(out: { buf: Int32Array }): number {
-    const inv = this.grid[1]!, q = this.q;
-    const x0 = cellIndex(q[0]! * inv), y0 = cellIndex(q[1]! * inv);
-    const x1 = cellIndex(q[2]! * inv), y1 = cellIndex(q[3]! * inv);
-    // a fresh stamp and the large items first, as a multi-cell pass starts
-    let k = this.beginPassQ(out);
-    const stamp = this.stamp, b = this.boxes, now = this.stampNow;
-    if (!((x1 - x0 + 1) * (y1 - y0 + 1) <= this.maxCells * 4)) {
-      // huge query or a NaN bound: scan all items' boxes (as collect does)
-      for (let i = 0; i < this.nItems; i++) {
-        if (stamp[i] === now) continue;
-        const o = 4 * i;
-        if (b[o]! > x1 || b[o + 2]! < x0 || b[o + 1]! > y1 || b[o + 3]! < y0) continue;
-        stamp[i] = now;
-        if (k === out.buf.length) grow(out);
-        out.buf[k++] = i;
-      }
-      return k;
-    }
-    const entries = this.entries, starts = this.starts;
-    for (let iy = y0; iy <= y1; iy++) {
-      for (let ix = x0; ix <= x1; ix++) {
-        const h = hashCell(ix, iy, this.mask);
-        for (let e = starts[h]!; e < starts[h + 1]!; e++) {
-          const i = entries[e]!;
-          if (stamp[i] === now) continue;
-          const o = 4 * i;
-          if (b[o]! > x1 || b[o + 2]! < x0 || b[o + 1]! > y1 || b[o + 3]! < y0) continue;
-          stamp[i] = now;
+          if (byCells ? b[o]! > x1 || b[o + 2]! < x0 || b[o + 1]! > y1 || b[o + 3]! < y0
+            : w[o]! > qx1 || w[o + 2]! < qx0 || w[o + 1]! > qy1 || w[o + 3]! < qy0) continue;
           if (k === out.buf.length) grow(out);
           out.buf[k++] = i;
         }
