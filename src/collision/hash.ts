@@ -1,8 +1,9 @@
 /**
  * A uniform-grid spatial hash over axis-aligned boxes, rebuilt each step into
- * preallocated typed arrays (counting sort by bucket). A query returns the items whose boxes
- * overlap the query box (closed intervals, world units: the cells only find them), ascending.
- * A raycast's cell pass (beginPassQ, cellQ) returns the items whose boxes cover the cells it walks.
+ * preallocated typed arrays (counting sort by bucket). A query (queryQ) returns the items whose
+ * boxes overlap the query box (closed intervals, world units: the cells only find them), ascending;
+ * queryCellsQ returns every item of the cells the query box covers, a superset. A raycast's cell
+ * pass (beginPassQ, cellQ) returns the items whose boxes cover the cells it walks.
  */
 /** Bucket of cell (ix, iy). */
 function hashCell(ix: number, iy: number, mask: number): number {
