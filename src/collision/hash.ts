@@ -174,6 +174,11 @@ export class SpatialHash {
    * call those, so no double crosses a call (V8 boxes doubles passed to calls it does not inline).
    */
   readonly q = new Float64Array(4);
+  /**
+   * The query box of the current query or pass in cells (beginQuery): min x, min y, max x, max y.
+   * Doubles, not Int32: a NaN bound must stay NaN (collect's scan of every item depends on it).
+   */
+  private readonly qc = new Float64Array(4);
 
   /** Set item i's box (world units). */
   setBox(i: number, minx: number, miny: number, maxx: number, maxy: number): void {
@@ -252,25 +257,7 @@ export class SpatialHash {
    * large for the grid whose boxes meet the box in `q`, written to out from 0 (each once); returns their count.
    */
   beginPassQ(out: { buf: Int32Array }): number {
-    const inv = this.grid[1]!, q = this.q;
-    const x0 = cellIndex(q[0]! * inv), y0 = cellIndex(q[1]! * inv);
-    const x1 = cellIndex(q[2]! * inv), y1 = cellIndex(q[3]! * inv);
-    const stamp = this.stamp, b = this.boxes;
-    let now = ++this.stampNow;
-    if (now === 0x7fffffff) {
-      stamp.fill(0);
-      this.stampNow = now = 1;
-    }
-    let k = 0;
-    for (let s = 0; s < this.nBig; s++) {
-      const i = this.big[s]!;
-      const o = 4 * i;
-      if (b[o]! > x1 || b[o + 2]! < x0 || b[o + 1]! > y1 || b[o + 3]! < y0) continue;
-      stamp[i] = now;
-      if (k === out.buf.length) grow(out);
-      out.buf[k++] = i;
-    }
-    return k;
+    return this.beginQuery(out, true);
   }
 
   /** Append to out, from index k, the items whose box covers cell (ix, iy) and not yet seen in this pass; returns the new count. */
@@ -290,17 +277,15 @@ export class SpatialHash {
   }
 
   /**
-   * The items of a query, unsorted: the items too large for the grid, then those the query's cells
-   * hold, each tested once (the stamp marks it seen either way). With `byCells` false (queryQ) an
-   * item's world box is tested against the query's (closed intervals): the cells are only a coarser
-   * cover, and two boxes a cell apart can share one (half of the items met in a resting pile). With
-   * `byCells` true (queryCellsQ) its cell box is: every item of the query's cells.
+   * Start a query or a cell pass: the box in `q` in cells into `qc`, a fresh stamp, and the items too
+   * large for the grid that meet it (byCells: their cell boxes meet its cells; else their world boxes
+   * meet it), written to out from 0; returns their count. Every such item is stamped: none is in a cell.
    */
-  private collect(out: { buf: Int32Array }, byCells: boolean): number {
-    const inv = this.grid[1]!, q = this.q;
+  private beginQuery(out: { buf: Int32Array }, byCells: boolean): number {
+    const inv = this.grid[1]!, q = this.q, qc = this.qc;
     const qx0 = q[0]!, qy0 = q[1]!, qx1 = q[2]!, qy1 = q[3]!;
-    const x0 = cellIndex(qx0 * inv), y0 = cellIndex(qy0 * inv);
-    const x1 = cellIndex(qx1 * inv), y1 = cellIndex(qy1 * inv);
+    const x0 = (qc[0] = cellIndex(qx0 * inv)), y0 = (qc[1] = cellIndex(qy0 * inv));
+    const x1 = (qc[2] = cellIndex(qx1 * inv)), y1 = (qc[3] = cellIndex(qy1 * inv));
     const stamp = this.stamp, w = this.wboxes, b = this.boxes;
     let now = ++this.stampNow;
     if (now === 0x7fffffff) {
@@ -308,7 +293,7 @@ export class SpatialHash {
       this.stampNow = now = 1;
     }
     let k = 0;
-    // a NaN bound excludes nothing (each comparison with it is false), here as in the scans below
+    // a NaN bound excludes nothing (each comparison with it is false), here as in collect's scans
     for (let s = 0; s < this.nBig; s++) {
       const i = this.big[s]!;
       const o = 4 * i;
@@ -318,6 +303,22 @@ export class SpatialHash {
       if (k === out.buf.length) grow(out);
       out.buf[k++] = i;
     }
+    return k;
+  }
+
+  /**
+   * The items of a query, unsorted: the items too large for the grid (beginQuery), then those the
+   * query's cells hold, each tested once (the stamp marks it seen either way). With `byCells` false (queryQ) an
+   * item's world box is tested against the query's (closed intervals): the cells are only a coarser
+   * cover, and two boxes a cell apart can share one (half of the items met in a resting pile). With
+   * `byCells` true (queryCellsQ) its cell box is: every item of the query's cells.
+   */
+  private collect(out: { buf: Int32Array }, byCells: boolean): number {
+    let k = this.beginQuery(out, byCells);
+    const q = this.q, qc = this.qc, now = this.stampNow;
+    const qx0 = q[0]!, qy0 = q[1]!, qx1 = q[2]!, qy1 = q[3]!;
+    const x0 = qc[0]!, y0 = qc[1]!, x1 = qc[2]!, y1 = qc[3]!;
+    const stamp = this.stamp, w = this.wboxes, b = this.boxes;
     if (!((x1 - x0 + 1) * (y1 - y0 + 1) <= this.maxCells * 4)) {
       // Huge query, or a NaN bound (whose cell loops would run over the other axis's whole range):
       // scan all items' boxes directly.
