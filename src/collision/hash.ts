@@ -24,6 +24,20 @@ function cellIndex(v: number): number {
   return c < -CELL_LIMIT ? -CELL_LIMIT : c > CELL_LIMIT ? CELL_LIMIT : c;
 }
 
+/**
+ * dst[0..3] = the cells of the world box src[0..3] (cellIndex of each times grid[1]). Arrays in,
+ * nothing out, and no call inside: wherever V8's inlining budget runs out, no double crosses a call
+ * (it boxes those). A raycast that inlined the query start past its budget kept two cellIndex calls
+ * and allocated 32 B per ray (test/game-api.test.ts, "queries per frame").
+ */
+function cellBoxOf(src: Float64Array, grid: Float64Array, dst: Float64Array): void {
+  const inv = grid[1]!;
+  for (let k = 0; k < 4; k++) {
+    const c = Math.floor(src[k]! * inv);
+    dst[k] = c < -CELL_LIMIT ? -CELL_LIMIT : c > CELL_LIMIT ? CELL_LIMIT : c;
+  }
+}
+
 /** Integer results of countCells: [0] cell entries, [1] items too large for the grid. */
 const HS = new Int32Array(2);
 
@@ -282,10 +296,10 @@ export class SpatialHash {
    * meet it), written to out from 0; returns their count. Every such item is stamped: none is in a cell.
    */
   private beginQuery(out: { buf: Int32Array }, byCells: boolean): number {
-    const inv = this.grid[1]!, q = this.q, qc = this.qc;
+    const q = this.q, qc = this.qc;
+    cellBoxOf(q, this.grid, qc);
     const qx0 = q[0]!, qy0 = q[1]!, qx1 = q[2]!, qy1 = q[3]!;
-    const x0 = (qc[0] = cellIndex(qx0 * inv)), y0 = (qc[1] = cellIndex(qy0 * inv));
-    const x1 = (qc[2] = cellIndex(qx1 * inv)), y1 = (qc[3] = cellIndex(qy1 * inv));
+    const x0 = qc[0]!, y0 = qc[1]!, x1 = qc[2]!, y1 = qc[3]!;
     const stamp = this.stamp, w = this.wboxes, b = this.boxes;
     let now = ++this.stampNow;
     if (now === 0x7fffffff) {
