@@ -18,17 +18,13 @@ function hashCell(ix: number, iy: number, mask: number): number {
  */
 export const CELL_LIMIT = 1 << 30;
 
-/** floor(v), clamped to [-CELL_LIMIT, CELL_LIMIT]. */
-function cellIndex(v: number): number {
-  const c = Math.floor(v);
-  return c < -CELL_LIMIT ? -CELL_LIMIT : c > CELL_LIMIT ? CELL_LIMIT : c;
-}
-
 /**
- * dst[0..3] = the cells of the world box src[0..3] (cellIndex of each times grid[1]). Arrays in,
- * nothing out, and no call inside: wherever V8's inlining budget runs out, no double crosses a call
- * (it boxes those). A raycast that inlined the query start past its budget kept two cellIndex calls
- * and allocated 32 B per ray (test/game-api.test.ts, "queries per frame").
+ * dst[0..3] = the cells of the world box src[0..3]: floor(v × grid[1]), clamped to ±CELL_LIMIT (NaN
+ * stays NaN). The one conversion from world units to cells, for item boxes and query boxes alike.
+ * Arrays in, nothing out, and no call inside: wherever V8's inlining budget runs out, no double
+ * crosses a call (it boxes those). A raycast that inlined the query start past its budget kept two
+ * calls of a number-returning form of this and allocated 32 B per ray (test/game-api.test.ts,
+ * "queries per frame").
  */
 function cellBoxOf(src: Float64Array, grid: Float64Array, dst: Float64Array): void {
   const inv = grid[1]!;
@@ -193,6 +189,8 @@ export class SpatialHash {
    * Doubles, not Int32: a NaN bound must stay NaN (collect's scan of every item depends on it).
    */
   private readonly qc = new Float64Array(4);
+  /** setBoxQ's scratch: the item's box in cells (cellBoxOf), before it is stored in `boxes`. */
+  private readonly ic = new Float64Array(4);
 
   /** Set item i's box (world units). */
   setBox(i: number, minx: number, miny: number, maxx: number, maxy: number): void {
@@ -206,15 +204,16 @@ export class SpatialHash {
 
   /** Set item i's box from the scratch `q`. */
   setBoxQ(i: number): void {
-    const inv = this.grid[1]!, b = this.boxes, w = this.wboxes, o = 4 * i, q = this.q;
+    const b = this.boxes, w = this.wboxes, o = 4 * i, q = this.q, ic = this.ic;
     w[o] = q[0]!;
     w[o + 1] = q[1]!;
     w[o + 2] = q[2]!;
     w[o + 3] = q[3]!;
-    b[o] = cellIndex(q[0]! * inv);
-    b[o + 1] = cellIndex(q[1]! * inv);
-    b[o + 2] = cellIndex(q[2]! * inv);
-    b[o + 3] = cellIndex(q[3]! * inv);
+    cellBoxOf(q, this.grid, ic);
+    b[o] = ic[0]!;
+    b[o + 1] = ic[1]!;
+    b[o + 2] = ic[2]!;
+    b[o + 3] = ic[3]!;
   }
 
   /**
