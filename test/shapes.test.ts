@@ -16,8 +16,10 @@ describe('object shapes (V8)', () => {
     const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', 'test/support/shape-probe.ts'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, string[]>;
-    expect(Object.keys(result).sort()).toEqual(['profiledStep', 'restore']);
+    expect(Object.keys(result).sort()).toEqual(['eventLists', 'profiledStep', 'restore']);
     expect(result.profiledStep).toEqual([]);
     expect(result.restore).toEqual([]);
+    // contact event lists that start as small-integer arrays (docs/solver.md, "Stop 35")
+    expect(result.eventLists).toEqual([]);
   }, 60_000);
 });

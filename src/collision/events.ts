@@ -47,6 +47,18 @@ function newEvent(): ContactEvent {
   return { bodyA: 0, particle: -1, bodyB: 0, collider: -1, x: 0, y: 0, nx: 0, ny: 0, impulse: 0, sensor: false };
 }
 
+/**
+ * An empty event list whose elements are objects from the start. A `[]` literal starts as an array of small
+ * integers, and its first push of an event changes its kind: in a process that had run a world before, the
+ * compiled `collect` met the new world's fresh pools in that state and was deoptimized in its first contact step
+ * ("not a Smi" at the pool's push), then compiled again 30–50 ms later on one core (docs/solver.md, "Stop 35").
+ */
+function eventList(): ContactEvent[] {
+  const list = [newEvent()];
+  list.pop();
+  return list;
+}
+
 const KEY_OFF = 1 << 23;
 /** Numbers per event in a snapshot (exportState). */
 export const EVENT_NUMBERS = 10;
@@ -84,9 +96,9 @@ function sortPairKeys(ord: Int32Array, tmp: Int32Array, m: number, hi: Int32Arra
 export class ContactEvents {
 
   /** Contacts that started this step, ended this step, and all current ones (valid until the next step). */
-  readonly begin: ContactEvent[] = [];
-  readonly end: ContactEvent[] = [];
-  readonly active: ContactEvent[] = [];
+  readonly begin: ContactEvent[] = eventList();
+  readonly end: ContactEvent[] = eventList();
+  readonly active: ContactEvent[] = eventList();
   // events
   private recKey: Float64Array = new Float64Array(0);
   /** recKey's two parts, (A + KEY_OFF)·4 + kind and B + KEY_OFF (integers: the sort's keys; kind: 0 collider, 1 body, + 2 sensor). */
@@ -96,8 +108,8 @@ export class ContactEvents {
   private orderTmp: Int32Array = new Int32Array(0);
   private prevKeys: Float64Array = new Float64Array(0);
   private curKeys: Float64Array = new Float64Array(0);
-  private pool: ContactEvent[] = [];
-  private prevPool: ContactEvent[] = [];
+  private pool: ContactEvent[] = eventList();
+  private prevPool: ContactEvent[] = eventList();
   /** Events in prevKeys / prevPool (last step's active list). */
   private nPrev = 0;
 

@@ -10,6 +10,7 @@ import { PhysicsWorld } from '../../src/world';
 import { makeJellyPile } from '../../src/cli/bench-jellies';
 
 const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+const smiElements = new Function('a', 'return %HasSmiElements(a)') as (a: unknown[]) => boolean;
 
 function pile(): PhysicsWorld {
   const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
@@ -38,6 +39,18 @@ const result: Record<string, string[]> = {};
 // Each probe compares a world made before something happened in another world with one made after:
 // a shape deprecated on the way shows as a difference (objects are moved to the new shape only when
 // touched, and the early world is not).
+
+// 0. The contact event lists of a world made after another world's contact steps: arrays of objects from the
+// start. A list made as small integers changes its elements kind at its first event, and the compiled events code,
+// which had only met lists of objects, was deoptimized in the new world's first contact step. First of the probes:
+// once enough worlds have run, V8's allocation sites may learn the kind by themselves and hide the difference.
+{
+  const other = pile();
+  for (let s = 0; s < 60; s++) other.step();
+  const late = pile();
+  const log = (late as unknown as { pipeline: { contact: { log: Record<string, unknown[]> } } }).pipeline.contact.log;
+  result.eventLists = ['begin', 'end', 'active', 'pool', 'prevPool'].filter((k) => smiElements(log[k]!));
+}
 
 // 1. A world made before another world's first profiled step (its stats' stepMs set to a fraction).
 {
