@@ -159,6 +159,11 @@ function gatherFamily(
 export interface TopologyOptions {
   /** Mass matrix of triangles with a density (default 'lumped'). */
   massMatrix?: 'lumped' | 'consistent';
+  /**
+   * Contact node pairs of the topology this one replaces, as particle entity ids (2 per pair): kept in the new
+   * pattern where both particles are still in the world (src/systems/pipeline.ts, rebuildTopology).
+   */
+  contactPairEids?: Int32Array;
 }
 
 /**
@@ -242,9 +247,25 @@ export function buildTopology(c: Components, lists: EntityLists, opts: TopologyO
     diag: new Int32Array(0), fixedOffDiagSlots: new Int32Array(0), fixedDiagSlots: new Int32Array(0),
     contactPairs: new Int32Array(0), contactPairCount: 0, patternBuilds: 0,
   };
+  if (opts.contactPairEids && !dense) keepContactPairs(t, denseIndex, opts.contactPairEids);
   lumpMasses(t);
   assignPattern(t);
   return t;
+}
+
+/** The pairs of entity ids whose particles are both in t, in their order, as t's contact pairs (before its pattern is made). */
+function keepContactPairs(t: Topology, denseIndex: Map<number, number>, eids: Int32Array): void {
+  const pairs = new Int32Array(eids.length);
+  let count = 0;
+  for (let k = 0; k + 1 < eids.length; k += 2) {
+    const i = denseIndex.get(eids[k]!), j = denseIndex.get(eids[k + 1]!);
+    if (i === undefined || j === undefined) continue;
+    pairs[2 * count] = i;
+    pairs[2 * count + 1] = j;
+    count++;
+  }
+  t.contactPairs = pairs;
+  t.contactPairCount = count;
 }
 
 /** FOSSSim's non-symmetric Jacobians (vortices, damped springs with damping) need the dense LU. */

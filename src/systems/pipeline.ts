@@ -495,7 +495,13 @@ function integrate(ctx: StepContext): void {
 function rebuildTopology(p: Pipeline): void {
   const ctx = p.ctx;
   admitEntities(ctx);
-  const t = buildTopology(ctx.c, ctx.lists, { massMatrix: ctx.massMatrix });
+  // The contact pairs the last pattern had (game-mode contact) stay in the new one: without them, the first
+  // candidate search after a body was added or removed grew the pattern again with the same pairs, a second
+  // ordering and symbolic factorization in the same step (docs/solver.md, "Stop 35"). FOSSSim's penalty
+  // force adds its own pairs to every topology (attach, below).
+  const old = ctx.topology;
+  const contactPairEids = p.penalty === null ? pairEids(old.particleEids, old.contactPairs, old.contactPairCount) : undefined;
+  const t = buildTopology(ctx.c, ctx.lists, { massMatrix: ctx.massMatrix, contactPairEids });
   ctx.stats.topologyBuilds++;
   const model = new ForceModel(t);
   model.anchors = p.anchors;
@@ -509,6 +515,14 @@ function rebuildTopology(p: Pipeline): void {
   ctx.x = new Float64Array(t.ndof);
   ctx.v = new Float64Array(t.ndof);
   ctx.topologyDirty = false;
+}
+
+/** A topology's contact pairs as particle entity ids (undefined when it has none). */
+function pairEids(particleEids: Int32Array, pairs: Int32Array, count: number): Int32Array | undefined {
+  if (count === 0) return undefined;
+  const out = new Int32Array(2 * count);
+  for (let q = 0; q < 2 * count; q++) out[q] = particleEids[pairs[q]!]!;
+  return out;
 }
 
 // Loop kernels with nothing but the loop (docs/solver.md, "Allocation work, part 4": a driver's
