@@ -138,47 +138,62 @@ export function buildBoundary(ctx: StepContext, saved: BoundaryOrientation | nul
     if (radius[i]! > maxR) maxR = radius[i]!;
   }
   // Boundary edges of triangle meshes: edges used by exactly one triangle, oriented with the body on their left.
-  const tr = t.triangles;
-  const use = new Map<number, number>();
-  const key = (a: number, b: number): number => (a < b ? a * n + b : b * n + a);
-  for (let e = 0; e < tr.count; e++) {
-    for (let k = 0; k < 3; k++) {
-      const a = tr.nodes[3 * e + k]!, b = tr.nodes[3 * e + ((k + 1) % 3)]!;
-      const kk = key(a, b);
-      use.set(kk, (use.get(kk) ?? 0) + 1);
-    }
-  }
-  const ea: number[] = [], eb: number[] = [], one: number[] = [], rad: number[] = [], opp: number[] = [];
+  // Typed arrays, no map (it runs at every topology change, the first time in the interpreter: a spawn's step).
+  const tr = t.triangles, tn = tr.nodes, nt = tr.count;
+  const edgeList = triangleEdgesByNode(n, tn, nt);
   const inMesh = new Uint8Array(n);
-  const px = (i: number): number => P.x[t.particleEids[i]!]!;
-  const py = (i: number): number => P.y[t.particleEids[i]!]!;
-  for (let e = 0; e < tr.count; e++) {
-    const A = tr.nodes[3 * e]!, B = tr.nodes[3 * e + 1]!, C = tr.nodes[3 * e + 2]!;
-    inMesh[A] = inMesh[B] = inMesh[C] = 1;
-    const ccw = (px(B) - px(A)) * (py(C) - py(A)) - (py(B) - py(A)) * (px(C) - px(A)) > 0;
+  const P_x = P.x, P_y = P.y, pe = t.particleEids;
+  // per triangle side (3e + k): 1 when on the boundary; the boundary edges are then laid out in the same order
+  const side = new Uint8Array(3 * nt);
+  let nMesh = 0;
+  for (let e = 0; e < nt; e++) {
     for (let k = 0; k < 3; k++) {
-      let a = tr.nodes[3 * e + k]!, b = tr.nodes[3 * e + ((k + 1) % 3)]!;
-      if (use.get(key(a, b)) !== 1) continue;
-      if (!ccw) [a, b] = [b, a];
-      ea.push(a);
-      eb.push(b);
-      one.push(1);
-      rad.push(0);
-      opp.push(tr.nodes[3 * e + ((k + 2) % 3)]!);
+      const a = tn[3 * e + k]!, b = tn[3 * e + ((k + 1) % 3)]!;
+      if (edgeUses(edgeList, a, b) === 1) {
+        side[3 * e + k] = 1;
+        nMesh++;
+      }
     }
   }
   // Rod edges (ctx.lists.edges) not on a triangle: two-sided, with their radius.
-  const E = ctx.c.Edge;
-  const dense = new Map<number, number>();
-  for (let i = 0; i < n; i++) dense.set(t.particleEids[i]!, i);
-  for (const e of ctx.lists.edges) {
-    const a = dense.get(E.a[e]!), b = dense.get(E.b[e]!);
-    if (a === undefined || b === undefined || use.has(key(a, b))) continue;
-    ea.push(a);
-    eb.push(b);
-    one.push(0);
-    rad.push(E.radius[e]!);
-    opp.push(-1);
+  const E = ctx.c.Edge, rods = ctx.lists.edges;
+  let maxEid = -1;
+  for (let i = 0; i < n; i++) if (pe[i]! > maxEid) maxEid = pe[i]!;
+  const denseOf = new Int32Array(maxEid + 1).fill(-1);
+  for (let i = 0; i < n; i++) denseOf[pe[i]!] = i;
+  const dense = (eid: number): number => (eid >= 0 && eid <= maxEid ? denseOf[eid]! : -1);
+  let nRod = 0;
+  for (const e of rods) {
+    const a = dense(E.a[e]!), b = dense(E.b[e]!);
+    if (a >= 0 && b >= 0 && edgeUses(edgeList, a, b) === 0) nRod++;
+  }
+  const nB = nMesh + nRod;
+  const ea = new Int32Array(nB), eb = new Int32Array(nB), one = new Uint8Array(nB), rad = new Float64Array(nB), opp = new Int32Array(nB);
+  let m = 0;
+  for (let e = 0; e < nt; e++) {
+    const A = tn[3 * e]!, B = tn[3 * e + 1]!, C = tn[3 * e + 2]!;
+    inMesh[A] = inMesh[B] = inMesh[C] = 1;
+    if (side[3 * e]! + side[3 * e + 1]! + side[3 * e + 2]! === 0) continue;
+    const ax = P_x[pe[A]!]!, ay = P_y[pe[A]!]!;
+    const ccw = (P_x[pe[B]!]! - ax) * (P_y[pe[C]!]! - ay) - (P_y[pe[B]!]! - ay) * (P_x[pe[C]!]! - ax) > 0;
+    for (let k = 0; k < 3; k++) {
+      if (side[3 * e + k] === 0) continue;
+      const a = tn[3 * e + k]!, b = tn[3 * e + ((k + 1) % 3)]!;
+      ea[m] = ccw ? a : b;
+      eb[m] = ccw ? b : a;
+      one[m] = 1;
+      opp[m] = tn[3 * e + ((k + 2) % 3)]!;
+      m++;
+    }
+  }
+  for (const e of rods) {
+    const a = dense(E.a[e]!), b = dense(E.b[e]!);
+    if (a < 0 || b < 0 || edgeUses(edgeList, a, b) !== 0) continue;
+    ea[m] = a;
+    eb[m] = b;
+    rad[m] = E.radius[e]!;
+    opp[m] = -1;
+    m++;
   }
   let savedMean = -1;
   if (saved && saved.ea.length === ea.length && saved.eb.length === ea.length) {
@@ -197,24 +212,55 @@ export function buildBoundary(ctx: StepContext, saved: BoundaryOrientation | nul
   }
   // Interior mesh nodes do not take part in body–body contact.
   const onBoundary = new Uint8Array(n);
-  for (let k = 0; k < ea.length; k++) {
-    onBoundary[ea[k]!] = onBoundary[eb[k]!] = 1;
-    for (const [u, w] of [[ea[k]!, eb[k]!], [eb[k]!, ea[k]!]] as const) {
-      if (nbA[u] === -1) nbA[u] = w;
-      else if (nbB[u] === -1) nbB[u] = w;
-    }
+  for (let k = 0; k < nB; k++) {
+    const a = ea[k]!, b = eb[k]!;
+    onBoundary[a] = onBoundary[b] = 1;
+    if (nbA[a] === -1) nbA[a] = b;
+    else if (nbB[a] === -1) nbB[a] = b;
+    if (nbA[b] === -1) nbA[b] = a;
+    else if (nbB[b] === -1) nbB[b] = a;
   }
   for (let i = 0; i < n; i++) surface[i] = inMesh[i] === 1 && onBoundary[i] === 0 ? 0 : 1;
   let sum = 0;
-  for (let k = 0; k < ea.length; k++) {
-    sum += Math.sqrt((px(eb[k]!) - px(ea[k]!)) ** 2 + (py(eb[k]!) - py(ea[k]!)) ** 2);
+  for (let k = 0; k < nB; k++) {
+    const dx = P_x[pe[eb[k]!]!]! - P_x[pe[ea[k]!]!]!, dy = P_y[pe[eb[k]!]!]! - P_y[pe[ea[k]!]!]!;
+    sum += Math.sqrt(dx * dx + dy * dy);
     if (rad[k]! > maxR) maxR = rad[k]!;
   }
   let minR = Infinity;
   for (let i = 0; i < n; i++) if (radius[i]! < minR) minR = radius[i]!;
   return new ContactBoundary(
-    t, invMass, radius, bodyOf, eidOf, surface, nbA, nbB, Int32Array.from(ea), Int32Array.from(eb),
-    Uint8Array.from(one), Int32Array.from(opp), Float64Array.from(rad),
-    savedMean >= 0 ? savedMean : ea.length > 0 ? sum / ea.length : 0, maxR, n > 0 ? minR : 0,
+    t, invMass, radius, bodyOf, eidOf, surface, nbA, nbB, ea, eb, one, opp, rad,
+    savedMean >= 0 ? savedMean : nB > 0 ? sum / nB : 0, maxR, n > 0 ? minR : 0,
   );
+}
+
+/**
+ * The triangles' sides grouped by their lower node (CSR: sides of node a at [start[a], start[a + 1]) of `hi`,
+ * each side once per triangle that has it), for edgeUses.
+ */
+function triangleEdgesByNode(n: number, tn: Int32Array, nt: number): { start: Int32Array; hi: Int32Array } {
+  const start = new Int32Array(n + 1);
+  for (let q = 0; q < 3 * nt; q++) {
+    const e = (q / 3) | 0, k = q - 3 * e;
+    const a = tn[q]!, b = tn[3 * e + ((k + 1) % 3)]!;
+    start[(a < b ? a : b) + 1]++;
+  }
+  for (let i = 0; i < n; i++) start[i + 1] += start[i]!;
+  const fill = start.slice(0, n);
+  const hi = new Int32Array(3 * nt);
+  for (let q = 0; q < 3 * nt; q++) {
+    const e = (q / 3) | 0, k = q - 3 * e;
+    const a = tn[q]!, b = tn[3 * e + ((k + 1) % 3)]!;
+    hi[fill[a < b ? a : b]!++] = a < b ? b : a;
+  }
+  return { start, hi };
+}
+
+/** How many triangles have the side (a, b). */
+function edgeUses(list: { start: Int32Array; hi: Int32Array }, a: number, b: number): number {
+  const lo = a < b ? a : b, h = a < b ? b : a;
+  let c = 0;
+  for (let q = list.start[lo]!; q < list.start[lo + 1]!; q++) if (list.hi[q] === h) c++;
+  return c;
 }
