@@ -21,4 +21,16 @@ describe('late branches', () => {
     const deopts = r.between('--late-begin', '--late-end').filter((l) => l.includes('deoptimizing') && l.includes('<JSFunction commit '));
     expect(deopts).toEqual([]);
   }, 60_000);
+
+  it('the jelly page after world.warmUp: no deoptimization of the stage runner or isolateKeptRows', () => {
+    const r = runTraced('./scene-warmup-probe.ts', ['--trace-deopt']);
+    expect(r.status, r.stderr).toBe(0);
+    const played = r.between('--scene-begin', '--scene-end');
+    expect(played.length).toBeGreaterThan(0);
+    const deopted = (name: string): string[] => played.filter((l) => l.includes('deoptimizing') && l.includes(`<JSFunction ${name} `));
+    // the step's stage runner is inlined in Pipeline.step: its first call of user systems after a muted warm-up
+    expect(deopted('step')).toEqual([]);
+    expect(deopted('run')).toEqual([]);
+    expect(deopted('isolateKeptRows')).toEqual([]);
+  }, 60_000);
 });

@@ -791,8 +791,13 @@ function primeOn(p: SymPattern): void {
   }
   const rhs = [[1, 1, 1, 1, 1, 1], [1, 0, 1, 0, 1, 0], [0, 1, 0, 1, 0, 1], [0, 0, 1, 1, 0, 0]].map((r) => Float64Array.from(r));
   const x = new Float64Array(p.n);
+  // node 2's rows kept (a converged island, KEEP_ROWS) in island 1 with node 0, node 1 in another: isolateKeptRows
+  // skips its entries in node 0's columns and zeroes those in node 1's. Its loop body runs first in a game only
+  // when an island converges beside one it touched (the jelly page, step ~90 after world.warmUp), and deoptimized there.
+  const held = Uint8Array.from([0, 0, KEEP_ROWS]), label = Int32Array.from([1, 0, 1]);
   for (let k = 0; k < 40; k++) {
     f.factor(k % 2 === 0 ? coupled : blocks);
+    f.isolateKeptRows(held, label);
     f.solve(rhs[(k >> 1) % 4]!, x);
   }
 }

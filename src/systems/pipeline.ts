@@ -264,12 +264,13 @@ export class Pipeline {
   /** One stage: the systems before it, its own work, the systems after it (timed when profiling). */
   private run(i: number, work: StageFn): void {
     const t0 = this.profile ? now() : 0;
-    const before = this.beforeStage[i]!, muted = this.userSystemsMuted;
-    if (before.length > 0 && !muted) runSystems(before, this.ctx, i);
+    // runSystems is called on every step, with no systems while they are muted: a scene warmed up with its
+    // systems muted (world.warmUp) first ran them after the warm-up, and that first call deoptimized the step
+    const ctx = this.ctx, muted = this.userSystemsMuted;
+    runSystems(muted ? NO_SYSTEMS : this.beforeStage[i]!, ctx, i);
     work(this);
-    const after = this.afterStage[i]!;
-    if (after.length > 0 && !muted) runSystems(after, this.ctx, i);
-    if (this.profile) this.ctx.stats.stageMs[i] = now() - t0;
+    runSystems(muted ? NO_SYSTEMS : this.afterStage[i]!, ctx, i);
+    if (this.profile) ctx.stats.stageMs[i] = now() - t0;
   }
 
   private saveState(): void {
@@ -346,6 +347,9 @@ export class SystemError extends Error {
     this.stage = stage;
   }
 }
+
+/** The systems run while user systems are muted. */
+const NO_SYSTEMS: SystemFn[] = [];
 
 function runSystems(list: SystemFn[], ctx: StepContext, stage: number): void {
   try {
