@@ -231,6 +231,18 @@ describe('entities created through bitECS', () => {
     w.c.Triangle.youngsModulus[bad] = 500;
     w.step();
   });
+
+  it('name an element whose particles are not distinct, with its store and ids', () => {
+    const w = new PhysicsWorld();
+    const p = jelly(w, viaEcs).particles;
+    const t = viaEcs.triangle(w, p[0]!, p[1]!, p[0]!, 1000, 0.3, 0);
+    expect(() => w.step()).toThrow(new RegExp(`Triangle entity ${t}: its particles \\(c\\.Triangle\\.a, b, c\\) must differ, got ${p[0]}, ${p[1]}, ${p[0]}$`));
+    removeEntity(w.ecs, t);
+    const s = viaEcs.spring(w, p[2]!, p[2]!, 10);
+    expect(() => w.step()).toThrow(new RegExp(`ElasticSpring entity ${s}: its particles \\(c\\.ElasticSpring\\.a, b\\) must differ, got ${p[2]}, ${p[2]}$`));
+    removeEntity(w.ecs, s);
+    w.step();
+  });
 });
 
 describe('component edits take effect on the next step without a symbolic rebuild', () => {

@@ -295,7 +295,10 @@ function validateEntity(c: Components, list: ListName, e: number, particles: Set
       inRange(T.density[e]!, RANGES.coefficient, 'Triangle', e, 'density');
       if (!(T.material[e]! < MATERIAL_NAMES.length)) bad('Triangle', e, 'material', `an id in [0, ${MATERIAL_NAMES.length})`, T.material[e]!);
       if (!(T.area[e]! > 0) || !Number.isFinite(T.area[e]!)) bad('Triangle', e, 'area', 'a finite number > 0 (the rest triangle has zero area?)', T.area[e]!);
-      for (const f of ['b00', 'b01', 'b10', 'b11'] as const) finite(T[f][e]!, 'Triangle', e, f);
+      finite(T.b00[e]!, 'Triangle', e, 'b00');
+      finite(T.b01[e]!, 'Triangle', e, 'b01');
+      finite(T.b10[e]!, 'Triangle', e, 'b10');
+      finite(T.b11[e]!, 'Triangle', e, 'b11');
       break;
     }
     case 'dampedSprings': {
@@ -345,16 +348,18 @@ function validateEntity(c: Components, list: ListName, e: number, particles: Set
   }
 }
 
-/** An element's nodes: distinct particle entities of this world (checked at topology builds). */
+/**
+ * An element's nodes: distinct particle entities of this world (checked at topology builds, once per element:
+ * no arrays or closures, which a spawn's topology build made thousands of).
+ */
 function nodes(particles: Set<number> | null, store: string, e: number, a: number, b: number, cc?: number): void {
   if (particles === null) return;
-  const ids = cc === undefined ? [a, b] : [a, b, cc];
-  const names = ['a', 'b', 'c'];
-  ids.forEach((id, k) => {
-    if (!particles.has(id)) bad(store, e, names[k]!, 'a particle entity of this world', id);
-  });
+  const three = cc !== undefined;
+  if (!particles.has(a)) bad(store, e, 'a', 'a particle entity of this world', a);
+  if (!particles.has(b)) bad(store, e, 'b', 'a particle entity of this world', b);
+  if (three && !particles.has(cc)) bad(store, e, 'c', 'a particle entity of this world', cc);
   if (a === b || b === cc || a === cc) {
-    throw new InputError(`${store} entity ${e}: its particles (c.${store}.${ids.length === 2 ? 'a, b' : 'a, b, c'}) must differ, got ${ids.join(', ')}`);
+    throw new InputError(`${store} entity ${e}: its particles (c.${store}.${three ? 'a, b, c' : 'a, b'}) must differ, got ${three ? `${a}, ${b}, ${cc}` : `${a}, ${b}`}`);
   }
 }
 
