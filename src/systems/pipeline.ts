@@ -501,10 +501,11 @@ function rebuildTopology(p: Pipeline): void {
   admitEntities(ctx);
   // The contact pairs the last pattern had (game-mode contact) stay in the new one: without them, the first
   // candidate search after a body was added or removed grew the pattern again with the same pairs, a second
-  // ordering and symbolic factorization in the same step (docs/solver.md, "Stop 35"). FOSSSim's penalty
-  // force adds its own pairs to every topology (attach, below).
-  const old = ctx.topology;
-  const contactPairEids = p.penalty === null ? pairEids(old.particleEids, old.contactPairs, old.contactPairCount) : undefined;
+  // ordering and symbolic factorization in the same step (docs/solver.md, "Stop 35"). Not after contact was turned
+  // off (nothing would drop them), nor with FOSSSim's penalty force, which adds its own pairs to every topology
+  // (attach, below).
+  const old = ctx.topology, carry = p.penalty === null && p.contact.enabled && p.contact.mode === 'game';
+  const contactPairEids = carry ? pairEids(old.particleEids, old.contactPairs, old.contactPairCount) : undefined;
   const t = buildTopology(ctx.c, ctx.lists, { massMatrix: ctx.massMatrix, contactPairEids });
   ctx.stats.topologyBuilds++;
   const model = new ForceModel(t);
