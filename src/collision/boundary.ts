@@ -8,7 +8,7 @@
  * response and the events read it; nothing writes it after `buildBoundary`.
  */
 import type { StepContext } from '../solver/context';
-import type { Topology } from '../solver/topology';
+import { particleIndexOf, type Topology } from '../solver/topology';
 
 export class ContactBoundary {
   /** The topology this was built for. */
@@ -156,12 +156,8 @@ export function buildBoundary(ctx: StepContext, saved: BoundaryOrientation | nul
     }
   }
   // Rod edges (ctx.lists.edges) not on a triangle: two-sided, with their radius.
-  const E = ctx.c.Edge, rods = ctx.lists.edges;
-  let maxEid = -1;
-  for (let i = 0; i < n; i++) if (pe[i]! > maxEid) maxEid = pe[i]!;
-  const denseOf = new Int32Array(maxEid + 1).fill(-1);
-  for (let i = 0; i < n; i++) denseOf[pe[i]!] = i;
-  const dense = (eid: number): number => (eid >= 0 && eid <= maxEid ? denseOf[eid]! : -1);
+  const E = ctx.c.Edge, rods = ctx.lists.edges, pi = t.particleIndex;
+  const dense = (eid: number): number => particleIndexOf(pi, eid);
   let nRod = 0;
   for (const e of rods) {
     const a = dense(E.a[e]!), b = dense(E.b[e]!);

@@ -6,6 +6,7 @@
  */
 import type { StepContext } from '../solver/context';
 import { growI } from './buffers';
+import { particleIndexOf } from '../solver/topology';
 
 /** Record types of FOSSSim's collision list (the state file, docs/scene-format.md). */
 export const RECORD_PARTICLE_PARTICLE = 0;
@@ -81,8 +82,8 @@ export class SimpleCollisionHandler {
     this.simpleEA = growI(this.simpleEA, nE);
     this.simpleEB = growI(this.simpleEB, nE);
     for (let q = 0; q < nE; q++) {
-      this.simpleEA[q] = this.denseOf(t.particleEids, E.a[edges[q]!]!);
-      this.simpleEB[q] = this.denseOf(t.particleEids, E.b[edges[q]!]!);
+      this.simpleEA[q] = particleIndexOf(t.particleIndex, E.a[edges[q]!]!);
+      this.simpleEB[q] = particleIndexOf(t.particleIndex, E.b[edges[q]!]!);
     }
     const nH = ctx.lists.halfplanes.length;
     this.recorder?.clear();
@@ -183,8 +184,4 @@ export class SimpleCollisionHandler {
     v[2 * i + 1] = v[2 * i + 1]! - (1 + this.cor) * vn * ny;
   }
 
-  private denseOf(eids: Int32Array, eid: number): number {
-    for (let i = 0; i < eids.length; i++) if (eids[i] === eid) return i;
-    return -1;
-  }
 }

@@ -47,6 +47,11 @@ export interface Topology {
   ndof: number;
   particleEids: Int32Array;
   /**
+   * The inverse of particleEids: the dense index of particle entity e at [e], −1 for an entity that is no particle
+   * here; length the largest particle entity id + 1 (at least 1). Read it through particleIndexOf.
+   */
+  particleIndex: Int32Array;
+  /**
    * Per-DOF lumped masses (x and y of a particle share its mass): the particle's own m
    * plus ρĀ/3 from each triangle with a density. Gravity and the explicit integrators
    * always use these.
@@ -183,16 +188,23 @@ function denseTooLarge(n: number): InputError {
   );
 }
 
+/** The dense index of particle entity `eid` in a topology's particleIndex, −1 when it is no particle there. */
+export function particleIndexOf(particleIndex: Int32Array, eid: number): number {
+  return eid >= 0 && eid < particleIndex.length ? particleIndex[eid]! : -1;
+}
+
 export function buildTopology(c: Components, lists: EntityLists, opts: TopologyOptions = {}): Topology {
   const n = lists.particles.length;
   const ndof = 2 * n;
   const P = c.Particle;
   const particleEids = Int32Array.from(lists.particles);
-  const denseIndex = new Map<number, number>();
-  for (let i = 0; i < n; i++) denseIndex.set(particleEids[i]!, i);
+  let maxEid = 0;
+  for (let i = 0; i < n; i++) if (particleEids[i]! > maxEid) maxEid = particleEids[i]!;
+  const particleIndex = new Int32Array(maxEid + 1).fill(-1);
+  for (let i = 0; i < n; i++) particleIndex[particleEids[i]!] = i;
   const idx = (eid: number): number => {
-    const i = denseIndex.get(eid);
-    if (i === undefined) throw new InputError(`an element refers to entity ${eid}, which is not a particle of this world`);
+    const i = particleIndexOf(particleIndex, eid);
+    if (i < 0) throw new InputError(`an element refers to entity ${eid}, which is not a particle of this world`);
     return i;
   };
 
@@ -239,7 +251,7 @@ export function buildTopology(c: Components, lists: EntityLists, opts: TopologyO
   if (dense && ndof > DENSE_MAX_DOFS) throw denseTooLarge(n);
 
   const t: Topology = {
-    n, ndof, particleEids, mass: new Float64Array(ndof), fixed, fixedSrc: fixed.slice(), frozen: new Uint8Array(n), radius, body,
+    n, ndof, particleEids, particleIndex, mass: new Float64Array(ndof), fixed, fixedSrc: fixed.slice(), frozen: new Uint8Array(n), radius, body,
     massMatrix: opts.massMatrix ?? 'lumped', pointMass, triMass,
     springs, hinges, triangles, dampedSprings, gravitation, vortices,
     uniformCount, uniformKind, uniform, uniformEids, edges,
@@ -247,19 +259,19 @@ export function buildTopology(c: Components, lists: EntityLists, opts: TopologyO
     diag: new Int32Array(0), fixedOffDiagSlots: new Int32Array(0), fixedDiagSlots: new Int32Array(0),
     contactPairs: new Int32Array(0), contactPairCount: 0, patternBuilds: 0,
   };
-  if (opts.contactPairEids && !dense) keepContactPairs(t, denseIndex, opts.contactPairEids);
+  if (opts.contactPairEids && !dense) keepContactPairs(t, opts.contactPairEids);
   lumpMasses(t);
   assignPattern(t);
   return t;
 }
 
 /** The pairs of entity ids whose particles are both in t, in their order, as t's contact pairs (before its pattern is made). */
-function keepContactPairs(t: Topology, denseIndex: Map<number, number>, eids: Int32Array): void {
+function keepContactPairs(t: Topology, eids: Int32Array): void {
   const pairs = new Int32Array(eids.length);
   let count = 0;
   for (let k = 0; k + 1 < eids.length; k += 2) {
-    const i = denseIndex.get(eids[k]!), j = denseIndex.get(eids[k + 1]!);
-    if (i === undefined || j === undefined) continue;
+    const i = particleIndexOf(t.particleIndex, eids[k]!), j = particleIndexOf(t.particleIndex, eids[k + 1]!);
+    if (i < 0 || j < 0) continue;
     pairs[2 * count] = i;
     pairs[2 * count + 1] = j;
     count++;

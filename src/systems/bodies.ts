@@ -27,7 +27,7 @@
  */
 import { atan2 } from '../math';
 import { InputError } from '../errors';
-import type { Topology } from '../solver/topology';
+import { particleIndexOf, type Topology } from '../solver/topology';
 import type { Components } from '../components';
 import type { StageName, SystemFn, SystemPlacement } from './pipeline';
 
@@ -41,20 +41,6 @@ export interface BodyWorld {
   /** Sleeping on (src/systems/sleep.ts), and waking `body`'s island with its still time restarted. */
   readonly sleeping: boolean;
   wake(body: number): boolean;
-}
-
-/** eid → dense index per topology (built once per topology, setup rate). */
-const denseCache = new WeakMap<Topology, Int32Array>();
-
-function denseIndexOf(t: Topology): Int32Array {
-  let map = denseCache.get(t);
-  if (map) return map;
-  let max = 0;
-  for (let i = 0; i < t.n; i++) if (t.particleEids[i]! > max) max = t.particleEids[i]!;
-  map = new Int32Array(max + 1).fill(-1);
-  for (let i = 0; i < t.n; i++) map[t.particleEids[i]!] = i;
-  denseCache.set(t, map);
-  return map;
 }
 
 function finite(where: string, ...vals: number[]): void {
@@ -97,10 +83,8 @@ export class BodyControl {
   masses(): Float64Array {
     const t = this.world.topology();
     if (t !== this.topo) {
-      const dense = denseIndexOf(t);
       for (let k = 0; k < this.eids.length; k++) {
-        const e = this.eids[k]!;
-        const i = e < dense.length ? dense[e]! : -1;
+        const i = particleIndexOf(t.particleIndex, this.eids[k]!);
         this.mass[k] = i >= 0 ? t.mass[2 * i]! : 0;
       }
       this.topo = t;

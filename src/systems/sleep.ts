@@ -94,7 +94,7 @@ export class SleepSystem {
   private labels = new Int32Array(0);
   private minCount = new Int32Array(0);
   /** eid → dense index (−1: not a particle) and body id → one of its particles' index. */
-  private denseOf = new Int32Array(0);
+  private denseOf: Int32Array = new Int32Array(0);
   private bodyRep = new Int32Array(0);
   /** Colliders' poses at the end of the last step, and how many (−1: none recorded). */
   private poses = new Float64Array(0);
@@ -360,10 +360,7 @@ export class SleepSystem {
     this.still = new Uint8Array(n);
     this.labels = new Int32Array(n);
     this.minCount = new Int32Array(n);
-    let maxEid = 0;
-    for (let i = 0; i < n; i++) if (t.particleEids[i]! > maxEid) maxEid = t.particleEids[i]!;
-    this.denseOf = new Int32Array(maxEid + 1).fill(-1);
-    for (let i = 0; i < n; i++) this.denseOf[t.particleEids[i]!] = i;
+    this.denseOf = t.particleIndex;
     this.sleepingCount = 0;
     if (t.frozen.some((f) => f === 1)) {
       t.frozen.fill(0);
