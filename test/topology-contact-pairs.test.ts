@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { makeJellyPile } from '../src/cli/bench-jellies';
-import { meshBox } from '../src/mesh';
+import { squareJelly } from './support/islands';
 
 /** Two jellies stacked on the floor, stepped until the pattern holds body–body contact pairs. */
 function stacked(): { world: PhysicsWorld; top: number[] } {
@@ -30,25 +30,13 @@ function pairKeys(world: PhysicsWorld): string[] {
   return out.sort();
 }
 
-function addBox(world: PhysicsWorld, cx: number, cy: number): void {
-  const m = meshBox(0.3, 0.3, 2, 2);
-  const body = world.createBody();
-  const ids: number[] = [];
-  for (let v = 0; v < m.positions.length / 2; v++) {
-    ids.push(world.addParticle({ x: cx + m.positions[2 * v]!, y: cy + m.positions[2 * v + 1]!, m: 0, radius: 0.02, body }));
-  }
-  for (let t = 0; t < m.triangles.length; t += 3) {
-    world.addTriangle(ids[m.triangles[t]!]!, ids[m.triangles[t + 1]!]!, ids[m.triangles[t + 2]!]!, { youngsModulus: 5e4, poissonRatio: 0.3, density: 40 });
-  }
-}
-
 describe('contact pairs across a topology rebuild', () => {
   it('a body added far away: the pattern keeps its pairs, and the step makes one symbolic analysis, no pattern growth', () => {
     const { world } = stacked();
     const before = pairKeys(world);
     expect(before.length).toBeGreaterThan(0);
     const builds = world.lastStats.topologyBuilds, symbolic = world.lastStats.symbolicBuilds;
-    addBox(world, 0, 3); // in the air above the pile: no contact this step
+    squareJelly(world, 0, 3); // in the air above the pile: no contact this step
     world.step();
     expect(world.lastStats.topologyBuilds).toBe(builds + 1);
     expect(world.lastStats.contactRebuilds).toBe(0);
