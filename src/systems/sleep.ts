@@ -30,7 +30,7 @@
  * per-topology arrays are sized at a topology change, and loops are module-level kernels.
  */
 import type { StepContext } from '../solver/context';
-import { applyFrozen, type Topology } from '../solver/topology';
+import { applyFrozen, particleIndexOf, type Topology } from '../solver/topology';
 import { elementIslands, findRoot, flattenIslands, unionRoots } from '../solver/islands';
 import type { ContactEvent, ContactSystem } from '../collision/contact';
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from '../collision/contact';
@@ -176,7 +176,7 @@ export class SleepSystem {
     for (let k = 0; k < active.length; k++) {
       const ev = active[k]!;
       if (ev.collider !== -1 || ev.bodyB <= 0 || ev.bodyB >= this.bodyRep.length) continue;
-      const i = ev.particle < this.denseOf.length ? this.denseOf[ev.particle]! : -1, j = this.bodyRep[ev.bodyB]!;
+      const i = particleIndexOf(this.denseOf, ev.particle), j = this.bodyRep[ev.bodyB]!;
       if (i < 0 || j < 0) continue;
       const si = this.asleep[i] === 1, sj = this.asleep[j] === 1;
       if (si && sj) continue;
@@ -523,7 +523,7 @@ function carrySleep(
   asleep: Uint8Array, count: Int32Array, island: Int32Array, ref: Float64Array,
 ): number {
   const n = t.n;
-  const oldIndex = (eid: number): number => (eid < prev.denseOf.length ? prev.denseOf[eid]! : -1);
+  const oldIndex = (eid: number): number => particleIndexOf(prev.denseOf, eid);
   const ok = new Uint8Array(old.n); // per old island label: may stay asleep
   for (let j = 0; j < old.n; j++) if (prev.asleep[j] === 1) ok[prev.island[j]!] = 1;
   const spoil = (j: number): void => {
@@ -539,7 +539,7 @@ function carrySleep(
   // particles: survive with the same data
   for (let j = 0; j < old.n; j++) {
     if (prev.asleep[j] !== 1) continue;
-    const e = old.particleEids[j]!, i = e < denseOf.length ? denseOf[e]! : -1;
+    const i = particleIndexOf(denseOf, old.particleEids[j]!);
     if (i < 0 || old.fixedSrc[j] !== t.fixedSrc[i] || old.pointMass[2 * j] !== t.pointMass[2 * i] ||
       old.radius[j] !== t.radius[i] || old.body[j] !== t.body[i]) spoil(j);
   }
