@@ -1,6 +1,10 @@
 /**
  * Run a probe (a TypeScript file under test/support) in a child Node process with V8 flags and read its stdout,
  * where V8 writes its traces (--trace-deopt, --trace-opt): test/restore-deopt.test.ts, test/late-branches.test.ts.
+ *
+ * The child compiles on its main thread (--no-concurrent-recompilation): V8 then optimizes a function at the
+ * call where it is marked, whatever the load on the machine. With its default background compiler, a loaded CI
+ * machine finished a compile after the probe's marker, and a test's "optimized before" precondition failed.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +20,7 @@ export interface Traced {
 }
 
 export function runTraced(probe: string, v8Flags: string[]): Traced {
-  const r = spawnSync(process.execPath, [...v8Flags, '--import', 'tsx', fileURLToPath(new URL(probe, import.meta.url))], {
+  const r = spawnSync(process.execPath, ['--no-concurrent-recompilation', ...v8Flags, '--import', 'tsx', fileURLToPath(new URL(probe, import.meta.url))], {
     cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20,
   });
   const lines = r.stdout.split('\n');
