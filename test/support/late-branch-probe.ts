@@ -11,6 +11,7 @@ import { squareJelly } from './islands';
 const status = new Function('f', 'return %GetOptimizationStatus(f)') as (f: unknown) => number;
 const prepare = new Function('f', '%PrepareFunctionForOptimization(f)') as (f: unknown) => void;
 const optimizeNext = new Function('f', '%OptimizeFunctionOnNextCall(f)') as (f: unknown) => void;
+const neverOptimize = new Function('f', '%NeverOptimizeFunction(f)') as (f: unknown) => void;
 const OPTIMIZED = 16; // V8's OptimizationStatus::kOptimized
 
 const w = new PhysicsWorld({ dt: 1 / 60 });
@@ -18,6 +19,10 @@ w.contacts.enabled = true;
 w.contacts.rebuildBurst = 1000;
 w.contacts.rebuildRate = 1000;
 w.addHalfplane(0, 0, 0, 1);
+// the candidate search stays interpreted, so it calls commit itself: optimized, the search would inline commit, and
+// commit called from nowhere else could never be optimized on its own (when V8 optimized the search before step 30,
+// as it did once the Newton step changed, the test's precondition failed)
+neverOptimize(Object.getPrototypeOf((w as unknown as { pipeline: { contact: { search: object } } }).pipeline.contact.search).search);
 squareJelly(w, -1, 0.25); // rests on the floor
 squareJelly(w, -1, 2.6); // falls for about 0.6 s, then lands on the first
 // lands on the floor within the first half second (rebuilds granted)
