@@ -495,7 +495,7 @@ export class ContactPotential implements ContactTerm {
       sn.fill(-2);
       this.slotPattern = pattern;
     }
-    let nm = 0;
+    let nm = 0, all = 0;
     for (let k = 0; k < this.total; k++) {
       const p = nd[3 * k]!, a = nd[3 * k + 1]!, b = nd[3 * k + 2]!;
       if (sn[3 * k] !== p || sn[3 * k + 1] !== a || sn[3 * k + 2] !== b) {
@@ -513,8 +513,12 @@ export class ContactPotential implements ContactTerm {
       }
       this.major[k] = major;
       if (k < this.count) nm += major;
+      all += major;
     }
     this.majorized = nm;
+    // room for every majorized candidate and guard hessian() may assemble (majorCorrection)
+    this.majorNodes = growI(this.majorNodes, 3 * all, MIN_CAP);
+    this.majorD = growF(this.majorD, 36 * all, 36 * MIN_CAP);
   }
 
   /** Matrix slot of candidate k's off-diagonal block (p, a) (q = 0) or (p, b) (q = 1): its (hi, lo) xx entry, −1 if missing. */
@@ -732,6 +736,37 @@ export class ContactPotential implements ContactTerm {
   }
 
   private readonly H = new Float64Array(36);
+  private readonly HX = new Float64Array(36);
+  /**
+   * The majorized candidates the last hessian() assembled: their nodes (p, a, b; −1 none) and
+   * scale · (M − H), the majorizer minus the exact local Hessian (6×6 row-major), so that the solver
+   * can multiply by the exact Hessian: values · v − Σ (M − H) v (majorCorrection).
+   */
+  private majorNodes: Int32Array = new Int32Array(0);
+  private majorD: Float64Array = new Float64Array(0);
+  /** Majorized candidates assembled by the last hessian() (entries of majorNodes / majorD). */
+  majorAssembled = 0;
+  /** Rank bound of their excess Σ (M − H): 2 per node (ContactTerm.majorRank). */
+  majorRank = 0;
+
+  /** out −= Σ scale · (M − H) v over the majorized candidates of the last hessian() (the exact Hessian's difference). */
+  majorCorrection(v: Float64Array, out: Float64Array): void {
+    const nn = this.majorNodes, D = this.majorD;
+    for (let m = 0; m < this.majorAssembled; m++) {
+      const o = 36 * m;
+      for (let r = 0; r < 6; r++) {
+        const nr = nn[3 * m + (r >> 1)]!;
+        if (nr < 0) continue;
+        let acc = 0;
+        for (let c = 0; c < 6; c++) {
+          const nc = nn[3 * m + (c >> 1)]!;
+          if (nc < 0) continue;
+          acc += D[o + 6 * r + c]! * v[2 * nc + (c & 1)]!;
+        }
+        out[2 * nr + (r & 1)] = out[2 * nr + (r & 1)]! - acc;
+      }
+    }
+  }
 
   /** values += scale · (the PSD Hessian of every candidate but those of held particles), through the slots of computeSlots. */
   hessian(x: Float64Array, scale: number, values: Float64Array, held: Uint8Array | null = null): void {
@@ -740,12 +775,26 @@ export class ContactPotential implements ContactTerm {
     const alpha = mode === AT_TRIAL ? this.fbAlpha : ALPHA_ZERO;
     const flag = this.fbFlag, flagOk = this.fbFlagOk === 1;
     const kind = this.kind;
+    let nm = 0, rank = 0;
+    const HX = this.HX, MN = this.majorNodes, MD = this.majorD;
     for (let k = 0; k < this.total; k++) {
       if (held !== null && held[nd[3 * k]!] !== 0) continue; // a held island's pair (its nodes share one island)
       if (mode !== AT_ANY && ((flagOk && flag[k] === 1) || farAt(kind, nd, k, ref, refA, acc, len, alpha))) continue; // zero curvature, no friction
       const major = this.major[k] === 1;
-      if (major) this.localMajorizer(k, x, H);
-      else this.localHessian(k, x, H);
+      if (major) {
+        this.localHessian(k, x, HX);
+        this.localMajorizer(k, x, H);
+        // (a candidate added after computeSlots has no room: it is left out, and the corrected matrix stays ≽ the exact one)
+        if (!(KQ[KQ_E] === 0 && KQ[KQ_CU] === 0) && 3 * nm + 3 <= MN.length && 36 * nm + 36 <= MD.length) {
+          const o = 36 * nm;
+          for (let j = 0; j < 36; j++) MD[o + j] = scale * (H[j]! - HX[j]!);
+          MN[3 * nm] = nd[3 * k]!;
+          MN[3 * nm + 1] = nd[3 * k + 1]!;
+          MN[3 * nm + 2] = nd[3 * k + 2]!;
+          rank += 2 + (nd[3 * k + 1]! >= 0 ? 2 : 0) + (nd[3 * k + 2]! >= 0 ? 2 : 0);
+          nm++;
+        }
+      } else this.localHessian(k, x, H);
       // no curvature (a guard or a candidate out of reach, without friction): H is zero, and adding
       // zeros changes no entry (a sum begun at +0 is never −0)
       if (KQ[KQ_E] === 0 && KQ[KQ_CU] === 0) continue;
@@ -771,6 +820,8 @@ export class ContactPotential implements ContactTerm {
         values[s[d + 3]!] = values[s[d + 3]!]! + scale * H[(r + 1) * 6 + c + 1]!;
       }
     }
+    this.majorAssembled = nm;
+    this.majorRank = rank;
   }
 
   /**

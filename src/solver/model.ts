@@ -24,6 +24,12 @@ export interface ContactTerm {
   gradient(x: Float64Array, gU: Float64Array, held?: Uint8Array | null): void;
   /** values += scale·H over the candidates, but those of held or converged particles (held[p] ≠ 0; src/solver/islands.ts). */
   hessian(x: Float64Array, scale: number, values: Float64Array, held?: Uint8Array | null): void;
+  /** Candidates the last hessian() assembled with the diagonal-block majorizer (their blocks are missing from the pattern). */
+  majorAssembled: number;
+  /** A bound on the rank of their excess: 2 per particle of theirs (normal and tangent). */
+  majorRank: number;
+  /** out −= Σ scale · (majorizer − exact local Hessian) · v over those candidates: the assembled matrix times v, minus this, is the exact Hessian's product. */
+  majorCorrection(v: Float64Array, out: Float64Array): void;
   /** Join, in the union–find forest comp (src/solver/islands.ts), the particles each candidate and guard couples. */
   joinIslands(comp: Int32Array): void;
   /** Largest fraction of the step dx from x before a particle crosses a contact surface into it (CCD: initial guess and line search), ≤ 1. */

@@ -129,6 +129,8 @@ export interface NewtonTuning {
   islandConvergence: boolean;
   contactChords: boolean;
   cutChord: number;
+  majorCg: number;
+  majorCgTol: number;
 }
 
 /**
@@ -325,6 +327,23 @@ export class NewtonSolver {
    * step: a new assembly and factorization bought little. 0 turns them off (the solver before, bit for bit).
    */
   cutChord = 2;
+  /**
+   * Contact candidates whose coupling blocks are not in the pattern yet (rebuilds rate-limited) are
+   * assembled with a diagonal-block majorizer, which is larger than their Hessian: a chord on such a
+   * factor converges linearly, and a landing's solve could end at the iteration cap (the jelly page:
+   * 5 of 600 steps, 20 iterations each). A chord on this solve's factor is corrected by PCG towards the
+   * exact Hessian's direction when the rank bound of the majorizers' excess (2 per particle of theirs)
+   * is at most `majorCg`, the PCG iteration cap: exactDirection. 0 turns it off (the solver before, bit for bit).
+   */
+  majorCg = 6;
+  /** Relative residual (of ‖rhs‖) that ends exactDirection's PCG; not reached within majorCg iterations, the chord stays as it was. */
+  majorCgTol = 1e-3;
+  /** exactDirection's PCG iterations, calls and calls that kept the uncorrected chord, since creation. */
+  majorCgIters = 0;
+  majorCgCalls = 0;
+  majorCgGaveUp = 0;
+  private readonly dirSave: Float64Array;
+  private readonly dirAp: Float64Array;
   /** Chord iterations taken after cut steps (cutChord), since creation. */
   cutChordIters = 0;
   /** Particles of islands that converged before their solve ended, summed over solves since creation. */
@@ -353,6 +372,8 @@ export class NewtonSolver {
     this.xtil = new Float64Array(n);
     this.g = new Float64Array(n);
     this.dir = new Float64Array(n);
+    this.dirSave = new Float64Array(n);
+    this.dirAp = new Float64Array(n);
     this.trial = new Float64Array(n);
     this.xFactor = new Float64Array(n);
     this.zero = new Float64Array(n);
@@ -376,7 +397,7 @@ export class NewtonSolver {
       pcgMinDofs: this.pcgMinDofs, refactorIters: this.refactorIters, cgTolerance: this.cgTolerance, cgMaxIters: this.cgMaxIters,
       profile: this.profile, chordWithin: this.chordWithin, slowChord: this.slowChord, restChord: this.restChord,
       chordChain: this.chordChain, contractionMax: this.contractionMax, skipHeldIslands: this.skipHeldIslands, islandConvergence: this.islandConvergence,
-      contactChords: this.contactChords, cutChord: this.cutChord,
+      contactChords: this.contactChords, cutChord: this.cutChord, majorCg: this.majorCg, majorCgTol: this.majorCgTol,
     };
   }
 
@@ -396,6 +417,8 @@ export class NewtonSolver {
     this.islandConvergence = t.islandConvergence;
     this.contactChords = t.contactChords;
     this.cutChord = t.cutChord;
+    this.majorCg = t.majorCg;
+    this.majorCgTol = t.majorCgTol;
   }
 
   /**
@@ -517,6 +540,70 @@ export class NewtonSolver {
     const ds = t.dampedSprings;
     if (ds.count > 0) dampingHessian(ds, this.nhat, this.h16, this.hs, values);
     applyFixedToMatrix(t, values);
+  }
+
+  /**
+   * d ← PCG on the exact Hessian H = A − C, with A the assembled matrix (majorized contact candidates)
+   * and C their excess over the exact local Hessians (ContactTerm.majorCorrection), preconditioned by
+   * this factor of A and started at its solution d = A⁻¹ rhs. A ≽ H (Cauchy–Schwarz), so A is an SPD
+   * preconditioner whose error has the rank of the candidates' terms. With A as the preconditioner no
+   * product with A is needed: r₀ = rhs − H d = C d, and A p follows p's own recurrence (A z = r), so an
+   * iteration is one solve with the factor and a product with C. Within majorCg iterations the residual
+   * gets within majorCgTol of ‖rhs‖, or d stays A⁻¹ rhs (a partial correction mixes the two models).
+   * Rows of fixed particles and of held islands stay zero.
+   */
+  private exactDirection(ws: Workspace, contact: ContactTerm, rhs: Float64Array, d: Float64Array, go: boolean): void {
+    if (!go) return;
+    const t = this.t, n = t.ndof, cg = this.cg!, sc = cg.sc;
+    const ldlt = ws.solver!.ldlt;
+    const { r, z, p, q } = cg;
+    const ap = this.dirAp, d0 = this.dirSave;
+    const mask = this.heldMask;
+    // r = C d (rhs − A d is round-off)
+    r.fill(0);
+    contact.majorCorrection(d, r);
+    negateMasked(t, mask, r);
+    dot2(n, rhs, rhs, sc);
+    const target = this.majorCgTol * Math.sqrt(sc[1]!);
+    dot2(n, r, r, sc);
+    if (!(Math.sqrt(sc[1]!) > target)) return;
+    this.majorCgCalls++;
+    d0.set(d);
+    ldlt.solve(r, z);
+    maskRows(t, mask, z);
+    p.set(z);
+    ap.set(r);
+    dot2(n, r, z, sc);
+    let rz = sc[1]!;
+    let met = false;
+    for (let it = 0; it < this.majorCg; it++) {
+      // q = H p = A p − C p
+      q.set(ap);
+      contact.majorCorrection(p, q);
+      maskRows(t, mask, q);
+      dot2(n, p, q, sc);
+      const pq = sc[1]!;
+      if (!(pq > 0) || !(rz > 0)) break;
+      sc[0] = rz / pq;
+      axpy2(n, sc, p, q, d, r);
+      this.majorCgIters++;
+      dot2(n, r, r, sc);
+      // (a NaN residual is not within the target: the chord keeps its own direction)
+      if (Math.sqrt(sc[1]!) <= target) {
+        met = true;
+        break;
+      }
+      ldlt.solve(r, z);
+      maskRows(t, mask, z);
+      dot2(n, r, z, sc);
+      sc[0] = sc[1]! / rz;
+      rz = sc[1]!;
+      nextConjugate(n, sc, z, r, p, ap);
+    }
+    if (!met) {
+      d.set(d0);
+      this.majorCgGaveUp++;
+    }
   }
 
   /** Solve ws.values · out = rhs; returns false if the system could not be solved. */
@@ -877,6 +964,16 @@ export class NewtonSolver {
         }
         if (chord) this.chordSolve(ws, trial, dir);
         else this.solve(ws, trial, dir);
+        // a chord on this solve's factor (ws.values is its matrix, from this solve's last assembly) is corrected to
+        // the exact Hessian where majorized candidates made that matrix larger (exactDirection). Every operand is
+        // read on every iteration and the call made on each (it returns at once unless `go`): a read or call first
+        // made late in a game deoptimizes this method (the jelly page after world.warmUp, test/late-branches).
+        const ownFactor: boolean = chord && !restIter && !chainIter;
+        if (contact !== null) {
+          const majorized = contact.majorAssembled, rank = contact.majorRank, cap = this.majorCg, cgIters = this.lastCgIters;
+          const some = majorized > 0, fits = rank <= cap, noCg = cgIters === 0, direct = ws.solver !== null && !ws.lu;
+          this.exactDirection(ws, contact, trial, dir, ownFactor && some && fits && noCg && direct);
+        }
         // zero already but for a factor's rows from an earlier step (a rest chord) coupling islands
         if (this.keptParticles > 0) zeroKept(t.n, this.held, dir);
         slopeAndMax(n, g, dir, sc);
@@ -1141,6 +1238,49 @@ function slopeAndMax(n: number, g: Float64Array, d: Float64Array, sc: Float64Arr
     sc[0] = sc[0]! + g[i]! * d[i]!;
     const a = Math.abs(d[i]!), m = sc[1]!;
     sc[1] = a > m ? a : m;
+  }
+}
+
+/** r ← −r, zero on fixed rows and rows of held particles (mask ≠ 0). */
+function negateMasked(t: Topology, mask: Uint8Array | null, r: Float64Array): void {
+  for (let i = 0; i < t.ndof; i++) r[i] = -r[i]!;
+  maskRows(t, mask, r);
+}
+
+/** p ← z + sc[0] p and ap ← r + sc[0] ap (A p, as A z = r). */
+function nextConjugate(n: number, sc: Float64Array, z: Float64Array, r: Float64Array, p: Float64Array, ap: Float64Array): void {
+  const beta = sc[0]!;
+  for (let i = 0; i < n; i++) {
+    p[i] = z[i]! + beta * p[i]!;
+    ap[i] = r[i]! + beta * ap[i]!;
+  }
+}
+
+/** Zero r on fixed dofs and on the rows of held particles (mask ≠ 0). */
+function maskRows(t: Topology, mask: Uint8Array | null, r: Float64Array): void {
+  zeroFixed(t, r);
+  if (mask === null) return;
+  for (let i = 0; i < t.n; i++) {
+    if (mask[i] !== 0) {
+      r[2 * i] = 0;
+      r[2 * i + 1] = 0;
+    }
+  }
+}
+
+/** sc[1] ← a · b. */
+function dot2(n: number, a: Float64Array, b: Float64Array, sc: Float64Array): void {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += a[i]! * b[i]!;
+  sc[1] = s;
+}
+
+/** x += sc[0] p, r −= sc[0] q. */
+function axpy2(n: number, sc: Float64Array, p: Float64Array, q: Float64Array, x: Float64Array, r: Float64Array): void {
+  const a = sc[0]!;
+  for (let i = 0; i < n; i++) {
+    x[i] = x[i]! + a * p[i]!;
+    r[i] = r[i]! - a * q[i]!;
   }
 }
 

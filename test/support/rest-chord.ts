@@ -18,7 +18,7 @@ export function setRestChord(w: PhysicsWorld, on: boolean): PhysicsWorld {
  */
 export function tuneSolver(
   w: PhysicsWorld,
-  opts: { restChord?: boolean; chordChain?: number; contractionMax?: number; islandConvergence?: boolean; contactChords?: boolean; cutChord?: number },
+  opts: { restChord?: boolean; chordChain?: number; contractionMax?: number; islandConvergence?: boolean; contactChords?: boolean; cutChord?: number; majorCg?: number },
 ): PhysicsWorld {
   w.addSystem('solve', (ctx) => {
     const implicit = ctx.integrator === 'implicit-euler' || ctx.integrator === 'linearized-implicit-euler';
@@ -30,6 +30,7 @@ export function tuneSolver(
     if (opts.islandConvergence !== undefined) s.islandConvergence = opts.islandConvergence;
     if (opts.contactChords !== undefined) s.contactChords = opts.contactChords;
     if (opts.cutChord !== undefined) s.cutChord = opts.cutChord;
+    if (opts.majorCg !== undefined) s.majorCg = opts.majorCg;
   }, { before: true });
   return w;
 }
