@@ -63,7 +63,7 @@ function applyPrecond(m: Preconditioner, r: Float64Array, z: Float64Array, n: nu
 }
 
 /** out[1] = aᵀb (summed in index order). */
-function dotTo(a: Float64Array, b: Float64Array, n: number, out: Float64Array): void {
+export function dotTo(a: Float64Array, b: Float64Array, n: number, out: Float64Array): void {
   let s = 0;
   for (let i = 0; i < n; i++) s += a[i] * b[i];
   out[1] = s;
@@ -80,7 +80,7 @@ function residual(b: Float64Array, q: Float64Array, r: Float64Array, n: number):
 }
 
 /** x += α p, r −= α q, with α = s[0]. */
-function stepXR(s: Float64Array, p: Float64Array, q: Float64Array, x: Float64Array, r: Float64Array, n: number): void {
+export function stepXR(s: Float64Array, p: Float64Array, q: Float64Array, x: Float64Array, r: Float64Array, n: number): void {
   const alpha = s[0];
   for (let i = 0; i < n; i++) {
     x[i] += alpha * p[i];

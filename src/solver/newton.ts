@@ -43,7 +43,7 @@ import { UNIFORM_DRAG } from '../components';
 import { writePairBlocks } from '../elements';
 import { applyFixedToMatrix, zeroFixed, type Workspace } from './workspace';
 import { elementIslands, flattenIslands, freeIslands, keepConvergedIslands, markHeldIslands } from './islands';
-import { PcgWorkspace, pcg } from './cg';
+import { dotTo, PcgWorkspace, pcg, stepXR } from './cg';
 import { KEEP_ROWS } from './ldlt';
 import { addMassMatrix, massMatVec } from './mass';
 
@@ -563,9 +563,9 @@ export class NewtonSolver {
     r.fill(0);
     contact.majorCorrection(d, r);
     negateMasked(t, mask, r);
-    dot2(n, rhs, rhs, sc);
+    dotTo(rhs, rhs, n, sc);
     const target = this.majorCgTol * Math.sqrt(sc[1]!);
-    dot2(n, r, r, sc);
+    dotTo(r, r, n, sc);
     if (!(Math.sqrt(sc[1]!) > target)) return;
     this.majorCgCalls++;
     d0.set(d);
@@ -573,7 +573,7 @@ export class NewtonSolver {
     maskRows(t, mask, z);
     p.set(z);
     ap.set(r);
-    dot2(n, r, z, sc);
+    dotTo(r, z, n, sc);
     let rz = sc[1]!;
     let met = false;
     for (let it = 0; it < this.majorCg; it++) {
@@ -581,13 +581,13 @@ export class NewtonSolver {
       q.set(ap);
       contact.majorCorrection(p, q);
       maskRows(t, mask, q);
-      dot2(n, p, q, sc);
+      dotTo(p, q, n, sc);
       const pq = sc[1]!;
       if (!(pq > 0) || !(rz > 0)) break;
       sc[0] = rz / pq;
-      axpy2(n, sc, p, q, d, r);
+      stepXR(sc, p, q, d, r, n);
       this.majorCgIters++;
-      dot2(n, r, r, sc);
+      dotTo(r, r, n, sc);
       // (a NaN residual is not within the target: the chord keeps its own direction)
       if (Math.sqrt(sc[1]!) <= target) {
         met = true;
@@ -595,7 +595,7 @@ export class NewtonSolver {
       }
       ldlt.solve(r, z);
       maskRows(t, mask, z);
-      dot2(n, r, z, sc);
+      dotTo(r, z, n, sc);
       sc[0] = sc[1]! / rz;
       rz = sc[1]!;
       nextConjugate(n, sc, z, r, p, ap);
@@ -1265,22 +1265,6 @@ function maskRows(t: Topology, mask: Uint8Array | null, r: Float64Array): void {
       r[2 * i] = 0;
       r[2 * i + 1] = 0;
     }
-  }
-}
-
-/** sc[1] ← a · b. */
-function dot2(n: number, a: Float64Array, b: Float64Array, sc: Float64Array): void {
-  let s = 0;
-  for (let i = 0; i < n; i++) s += a[i]! * b[i]!;
-  sc[1] = s;
-}
-
-/** x += sc[0] p, r −= sc[0] q. */
-function axpy2(n: number, sc: Float64Array, p: Float64Array, q: Float64Array, x: Float64Array, r: Float64Array): void {
-  const a = sc[0]!;
-  for (let i = 0; i < n; i++) {
-    x[i] = x[i]! + a * p[i]!;
-    r[i] = r[i]! - a * q[i]!;
   }
 }
 
