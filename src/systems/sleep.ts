@@ -93,8 +93,7 @@ export class SleepSystem {
   /** Island labels (awake from the front, sleeping from the back). */
   private labels = new Int32Array(0);
   private minCount = new Int32Array(0);
-  /** eid → dense index (−1: not a particle) and body id → one of its particles' index. */
-  private denseOf: Int32Array = new Int32Array(0);
+  /** Body id → one of its particles' index (entity → index: the topology's particleIndex). */
   private bodyRep = new Int32Array(0);
   /** Colliders' poses at the end of the last step, and how many (−1: none recorded). */
   private poses = new Float64Array(0);
@@ -176,7 +175,7 @@ export class SleepSystem {
     for (let k = 0; k < active.length; k++) {
       const ev = active[k]!;
       if (ev.collider !== -1 || ev.bodyB <= 0 || ev.bodyB >= this.bodyRep.length) continue;
-      const i = particleIndexOf(this.denseOf, ev.particle), j = this.bodyRep[ev.bodyB]!;
+      const i = particleIndexOf(t.particleIndex, ev.particle), j = this.bodyRep[ev.bodyB]!;
       if (i < 0 || j < 0) continue;
       const si = this.asleep[i] === 1, sj = this.asleep[j] === 1;
       if (si && sj) continue;
@@ -230,8 +229,8 @@ export class SleepSystem {
 
   /** Whether a particle (entity) sleeps. */
   isParticleSleeping(ctx: StepContext, eid: number): boolean {
-    if (this.topo !== ctx.topology || eid < 0 || eid >= this.denseOf.length) return false;
-    const i = this.denseOf[eid]!;
+    if (this.topo !== ctx.topology) return false;
+    const i = particleIndexOf(ctx.topology.particleIndex, eid);
     return i >= 0 && this.asleep[i] === 1;
   }
 
@@ -252,8 +251,8 @@ export class SleepSystem {
 
   /** Wake the island of a particle (entity): an API edit of its data (a collision filter, sensor flag). */
   wakeParticle(ctx: StepContext, eid: number): void {
-    if (this.topo !== ctx.topology || eid < 0 || eid >= this.denseOf.length) return;
-    const i = this.denseOf[eid]!;
+    if (this.topo !== ctx.topology) return;
+    const i = particleIndexOf(ctx.topology.particleIndex, eid);
     if (i >= 0 && this.asleep[i] === 1 && this.wakeIsland(this.island[i]!)) this.applyFrozen(ctx);
   }
 
@@ -348,7 +347,7 @@ export class SleepSystem {
   private attach(ctx: StepContext): void {
     const t = ctx.topology, n = t.n;
     const old = this.topo !== t && this.topo !== null && this.sleepingCount > 0 ? this.topo : null;
-    const prev = { asleep: this.asleep, count: this.count, island: this.island, ref: this.ref, denseOf: this.denseOf };
+    const prev = { asleep: this.asleep, count: this.count, island: this.island, ref: this.ref };
     this.topo = t;
     this.asleep = new Uint8Array(n);
     this.count = new Int32Array(n);
@@ -360,7 +359,6 @@ export class SleepSystem {
     this.still = new Uint8Array(n);
     this.labels = new Int32Array(n);
     this.minCount = new Int32Array(n);
-    this.denseOf = t.particleIndex;
     this.sleepingCount = 0;
     if (t.frozen.some((f) => f === 1)) {
       t.frozen.fill(0);
@@ -368,7 +366,7 @@ export class SleepSystem {
     }
     this.buildComponents(ctx);
     if (old !== null && this.active(ctx)) {
-      const carried = carrySleep(old, prev, t, this.denseOf, this.comp, this.asleep, this.count, this.island, this.ref);
+      const carried = carrySleep(old, prev, t, this.comp, this.asleep, this.count, this.island, this.ref);
       if (carried > 0) {
         this.sleepingCount = carried;
         this.applyFrozen(ctx);
@@ -504,7 +502,6 @@ interface PrevSleep {
   count: Int32Array;
   island: Int32Array;
   ref: Float64Array;
-  denseOf: Int32Array;
 }
 
 const FAMILIES = ['springs', 'hinges', 'triangles', 'dampedSprings', 'gravitation', 'vortices', 'edges'] as const;
@@ -519,11 +516,11 @@ const FAMILIES = ['springs', 'hinges', 'triangles', 'dampedSprings', 'gravitatio
  * Rebuild rate: allocates (maps by entity id).
  */
 function carrySleep(
-  old: Topology, prev: PrevSleep, t: Topology, denseOf: Int32Array, comp: Int32Array,
+  old: Topology, prev: PrevSleep, t: Topology, comp: Int32Array,
   asleep: Uint8Array, count: Int32Array, island: Int32Array, ref: Float64Array,
 ): number {
   const n = t.n;
-  const oldIndex = (eid: number): number => particleIndexOf(prev.denseOf, eid);
+  const oldIndex = (eid: number): number => particleIndexOf(old.particleIndex, eid);
   const ok = new Uint8Array(old.n); // per old island label: may stay asleep
   for (let j = 0; j < old.n; j++) if (prev.asleep[j] === 1) ok[prev.island[j]!] = 1;
   const spoil = (j: number): void => {
@@ -539,7 +536,7 @@ function carrySleep(
   // particles: survive with the same data
   for (let j = 0; j < old.n; j++) {
     if (prev.asleep[j] !== 1) continue;
-    const i = particleIndexOf(denseOf, old.particleEids[j]!);
+    const i = particleIndexOf(t.particleIndex, old.particleEids[j]!);
     if (i < 0 || old.fixedSrc[j] !== t.fixedSrc[i] || old.pointMass[2 * j] !== t.pointMass[2 * i] ||
       old.radius[j] !== t.radius[i] || old.body[j] !== t.body[i]) spoil(j);
   }
