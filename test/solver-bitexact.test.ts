@@ -29,6 +29,9 @@
  * Re-recorded, squashed only: where chains run, a step of Φ's own model within the tolerance that Φ's rounding
  * rejects whole is not halved (NewtonSolver.step, roundOff); the iterate stays where it was instead of moving by a
  * fraction 2⁻ᵏ of a step within the tolerance. With chordChain = 0 it hashes as before (BEFORE_CHORD_CHAIN).
+ * Re-recorded, squashed only: a solve whose gradient at its initial guess bounds its Newton step within the tolerance
+ * ends there (NewtonSolver.guessStop, docs/solver.md "Free flight"): 180 of its 200 steps, settled, end with no
+ * iteration; largest position change 6.1e-16 m. With the stop off it hashes as before (BEFORE_GUESS_STOP).
  */
 import { digest } from './support/digest';
 import { describe, expect, it } from 'vitest';
@@ -53,9 +56,11 @@ function jelly(material: MaterialName, pcg: boolean, kick: number, rest = true, 
   return w;
 }
 
-/** Stiff squashed jelly (test/newton.test.ts): many line-search halvings per step. */
-function squashed(rest = true, chordChain?: number, contractionMax?: number): PhysicsWorld {
-  const w = tuneSolver(new PhysicsWorld({ dt: 1 / 30, integrator: 'implicit-euler' }), { restChord: rest, chordChain, contractionMax });
+/** Stiff squashed jelly (test/newton.test.ts): many line-search halvings per step. `guess`: constantGuess and guessStop. */
+function squashed(rest = true, chordChain?: number, contractionMax?: number, guess = true): PhysicsWorld {
+  const w = tuneSolver(new PhysicsWorld({ dt: 1 / 30, integrator: 'implicit-euler' }), {
+    restChord: rest, chordChain, contractionMax, constantGuess: guess, guessStop: guess,
+  });
   const ids: number[] = [];
   const N = 4, L = 0.2;
   const at = (k: number): [number, number] => [((k % (N + 1)) / N) * L, (Math.floor(k / (N + 1)) / N) * L];
@@ -114,6 +119,11 @@ const GOLDEN: Record<string, string> = {
   'corotational ldlt': '50bdfe4473e10b7757ea6f35e632ecff',
   'fosssim pcg': '5a0c4dded5a7025e20ddba7ee5a9cc5f',
   'neohookean pcg': '1204e81a865cab322ac65662828f81aa',
+  squashed: '65ff819364594f1a77bfb33cb4843e6c',
+};
+
+/** The hashes with the stop at the guess off (guessStop; constantGuess: squashed is clamped): the code before it. */
+const BEFORE_GUESS_STOP: Record<string, string> = {
   squashed: '6092a4dafc0a5a59f4faf5c189fcce51',
 };
 
@@ -132,7 +142,9 @@ describe('Newton step restructuring is bit-identical', () => {
         w.step();
         iters += w.lastStats.newtonIters;
       }
-      expect(iters).toBeGreaterThan(200); // more than one Newton iteration on some steps
+      // more than one Newton iteration on some steps; squashed ends 180 of its settled steps at the guess (guessStop),
+      // its squash and rebound take 34
+      expect(iters).toBeGreaterThan(name === 'squashed' ? 30 : 200);
       if (process.env.PRINT_GOLDEN) console.log(`GOLDEN '${name}': '${digest(w)}',`);
       expect(digest(w)).toBe(GOLDEN[name]);
     });
@@ -144,7 +156,7 @@ describe('Newton step restructuring is bit-identical', () => {
     // rest chords alone: chord chains (test/chord-chain.test.ts) are compared step by step there
     ['fosssim pcg', (rest) => jelly('fosssim', true, 6, rest, 0), 1],
     ['neohookean pcg', (rest) => jelly('neohookean', true, 6, rest, 0), 1],
-    ['squashed', squashed, 0.2],
+    ['squashed', (rest) => squashed(rest, undefined, undefined, false), 0.2],
   ];
   for (const [name, make, size] of directCases) {
     it(`${name}, rest chords off: the hash before them; with them, positions within the Newton tolerance`, () => {
@@ -167,7 +179,7 @@ describe('Newton step restructuring is bit-identical', () => {
     ...MATERIAL_NAMES.map((m): [string, () => PhysicsWorld] => [`${m} ldlt`, () => jelly(m, false, 6, true, 0)]),
     ['fosssim pcg', () => jelly('fosssim', true, 6, true, 0)],
     ['neohookean pcg', () => jelly('neohookean', true, 6, true, 0)],
-    ['squashed', () => squashed(true, 0)],
+    ['squashed', () => squashed(true, 0, undefined, false)],
   ];
   for (const [name, make] of chainOff) {
     it(`${name}, chord chains off: the hash before them`, () => {
@@ -176,12 +188,31 @@ describe('Newton step restructuring is bit-identical', () => {
       expect(digest(w)).toBe(BEFORE_CHORD_CHAIN[name]);
     });
   }
+  // the stop at the guess changed squashed's hash (its settled steps end there): off, it hashes as before; on,
+  // positions within the tolerance, 1e-6 × its 0.2 m
+  it('squashed, the stop at the guess off: the hash before it; with it, positions within the Newton tolerance', () => {
+    const off = squashed(true, undefined, undefined, false), on = squashed();
+    let zero = 0;
+    for (let s = 0; s < 200; s++) {
+      off.step();
+      on.step();
+      zero += on.lastStats.newtonIters === 0 ? 1 : 0;
+    }
+    expect(digest(off)).toBe(BEFORE_GUESS_STOP.squashed);
+    const p = on.readPositions(), q = off.readPositions();
+    let dx = 0;
+    for (let i = 0; i < p.length; i++) dx = Math.max(dx, Math.abs(p[i]! - q[i]!));
+    if (process.env.PRINT_GOLDEN) console.log(`guess stop change 'squashed': ${dx}, steps ended at the guess ${zero}`);
+    expect(zero).toBeGreaterThan(0);
+    expect(dx).toBeGreaterThan(0);
+    expect(dx).toBeLessThan(1e-6 * 0.2);
+  });
   // predicted-error stops changed the hashes of the jellies that stop on one: off, they hash as before
   const predictedOff: [string, () => PhysicsWorld][] = [
     ...MATERIAL_NAMES.map((m): [string, () => PhysicsWorld] => [`${m} ldlt`, () => jelly(m, false, 6, true, undefined, 0)]),
     ['fosssim pcg', () => jelly('fosssim', true, 6, true, undefined, 0)],
     ['neohookean pcg', () => jelly('neohookean', true, 6, true, undefined, 0)],
-    ['squashed', () => squashed(true, undefined, 0)],
+    ['squashed', () => squashed(true, undefined, 0, false)],
   ];
   for (const [name, make] of predictedOff) {
     it(`${name}, predicted-error stops off: the hash before them`, () => {

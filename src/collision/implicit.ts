@@ -650,6 +650,20 @@ export class ContactPotential implements ContactTerm {
     }
   }
 
+  /**
+   * touched[comp[i]] ← 1 for every node i of a candidate (comp: flattened island labels). Guards, pairs the
+   * narrow test rejected, are left out.
+   */
+  markIslands(comp: Int32Array, touched: Uint8Array): void {
+    const nd = this.node;
+    for (let k = 0; k < this.count; k++) {
+      for (let j = 0; j < 3; j++) {
+        const i = nd[3 * k + j]!;
+        if (i >= 0) touched[comp[i]!] = 1;
+      }
+    }
+  }
+
   // ---- friction stick prediction (docs/contact.md, "Stick prediction") ------------------------
   // The smoothed friction μλ f₀(|u|) is linear in the slip u outside |u| < ε (ε = εᵥ h, 1.7 µm at
   // 60 Hz), so its Hessian there is zero and a Newton direction carries a slipping pair that should

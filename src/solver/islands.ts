@@ -111,3 +111,35 @@ export function keepConvergedIslands(
   }
   return count;
 }
+
+/**
+ * Islands still at the initial guess (src/solver/newton.ts, constantGuess): the islands with a free particle,
+ * none of it held or converged yet, whose gradient g has Σ g² ≤ tol2[0] over their particles: held[i] ← KEEP_ROWS
+ * for their particles. islandSum is scratch indexed by label. Returns the number of particles marked; out[0] ←
+ * the number of free islands left unmarked.
+ */
+export function keepStillIslands(
+  n: number, label: Int32Array, free: Uint8Array, held: Uint8Array, g: Float64Array, tol2: Float64Array, islandSum: Float64Array,
+  out: Float64Array,
+): number {
+  const bound = tol2[0]!;
+  for (let i = 0; i < n; i++) islandSum[i] = 0;
+  for (let i = 0; i < n; i++) {
+    const a = g[2 * i]!, b = g[2 * i + 1]!;
+    const q = held[i] !== 0 || !(Math.abs(a) <= Infinity) || !(Math.abs(b) <= Infinity) ? Infinity : a * a + b * b;
+    const l = label[i]!;
+    islandSum[l] = islandSum[l]! + q;
+  }
+  let count = 0;
+  let left = 0;
+  for (let i = 0; i < n; i++) {
+    const l = label[i]!;
+    if (free[l] !== 1) continue;
+    if (islandSum[l]! <= bound) {
+      held[i] = KEEP_ROWS;
+      count++;
+    } else if (l === i) left++;
+  }
+  out[0] = left;
+  return count;
+}

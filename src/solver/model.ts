@@ -50,6 +50,8 @@ export interface ContactTerm {
    * iteration and its call sites never first run late in a game (a call site without type feedback
    * deoptimizes the Newton step; src/solver/newton.ts).
    */
+  /** touched[comp[i]] ← 1 for every node i of a contact candidate, guards left out (comp: flattened island labels). */
+  markIslands(comp: Int32Array, touched: Uint8Array): void;
   stickKeep(keep: boolean): void;
   stickRefresh(x: Float64Array): number;
   stickAddRhs(x: Float64Array, scale: number, rhs: Float64Array): void;
@@ -86,6 +88,8 @@ export interface SystemModel {
   hessianPSD(x: Float64Array, scale: number, values: Float64Array, held?: Uint8Array | null): void;
   /** FOSSSim's penalty force is on: any two particles may couple (no islands). */
   readonly pairsEverywhere: boolean;
+  /** touched[comp[i]] ← 1 for every particle i an anchor holds (comp: flattened island labels). */
+  markAnchored(comp: Int32Array, touched: Uint8Array): void;
   /** out[0] ← largest α ∈ (0, 1] such that x + α dx keeps every guarded element valid. */
   maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
   /**

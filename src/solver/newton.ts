@@ -39,10 +39,10 @@
 import { InputError } from '../errors';
 import type { ContactTerm, SystemModel as ForceModel } from './model';
 import { scatter, type ElementFamily, type Topology } from './topology';
-import { UNIFORM_DRAG } from '../components';
+import { UNIFORM_CONSTANT, UNIFORM_DRAG, UNIFORM_GRAVITY } from '../components';
 import { writePairBlocks } from '../elements';
 import { applyFixedToMatrix, zeroFixed, type Workspace } from './workspace';
-import { elementIslands, flattenIslands, freeIslands, keepConvergedIslands, markHeldIslands } from './islands';
+import { elementIslands, flattenIslands, freeIslands, keepConvergedIslands, keepStillIslands, markHeldIslands } from './islands';
 import { dotTo, PcgWorkspace, pcg, stepXR } from './cg';
 import { KEEP_ROWS } from './ldlt';
 import { addMassMatrix, massMatVec } from './mass';
@@ -131,6 +131,8 @@ export interface NewtonTuning {
   cutChord: number;
   majorCg: number;
   majorCgTol: number;
+  constantGuess: boolean;
+  guessStop: boolean;
 }
 
 /**
@@ -338,6 +340,17 @@ export class NewtonSolver {
   majorCg = 6;
   /** Relative residual (of ‖rhs‖) that ends exactDirection's PCG; not reached within majorCg iterations, the chord stays as it was. */
   majorCgTol = 1e-3;
+  /**
+   * The initial guess of an island in free flight (no fixed particle, anchor or contact candidate) is x̃ + h² a, a
+   * the uniform accelerations (gravity, constant forces over mass); false: x̃.
+   */
+  constantGuess = true;
+  /**
+   * A solve whose gradient at its initial guess bounds the Newton step within the tolerance ends there, with no
+   * iteration: ‖d‖₂ ≤ ‖g‖₂ / m_min, as H ≽ M under PSD projection (lumped mass). With `constantGuess`, islands
+   * moved by that guess stop there one by one (docs/solver.md, "Free flight"). false: every solve iterates.
+   */
+  guessStop = true;
   /** exactDirection's PCG iterations, calls and calls that kept the uncorrected chord, since creation. */
   majorCgIters = 0;
   majorCgCalls = 0;
@@ -352,6 +365,15 @@ export class NewtonSolver {
   private keptParticles = 0;
   /** The element components of the topology (a union–find forest, made once), this solve's island labels, held particles, which islands have a free particle. */
   private readonly elementComp: Int32Array;
+  /** constantGuess's island labels, and which islands are held up: a fixed particle, an anchor or a contact candidate (by root). */
+  private readonly guessLabel: Int32Array;
+  private readonly guessTouched: Uint8Array;
+  /** The smallest free particle mass with a lumped mass matrix (0: none or consistent): H ≽ massMin I under PSD projection. */
+  private massMin: number;
+  /** Particles the last constantGuessInto moved (0: none, or no guess this step). */
+  private guessed = 0;
+  /** keepStill's bound on an island's Σ g² ((massMin · step tolerance)²): a double in an array is not boxed in a call. */
+  private readonly guessTol = new Float64Array(1);
   private readonly label: Int32Array;
   private readonly held: Uint8Array;
   private readonly islandScratch: Uint8Array;
@@ -387,6 +409,9 @@ export class NewtonSolver {
     this.label = new Int32Array(t.n);
     this.held = new Uint8Array(t.n);
     this.islandScratch = new Uint8Array(t.n);
+    this.guessLabel = new Int32Array(t.n);
+    this.guessTouched = new Uint8Array(t.n);
+    this.massMin = smallestFreeMass(t);
     this.islandStep = new Float64Array(t.n);
     this.refreshParams();
   }
@@ -397,7 +422,7 @@ export class NewtonSolver {
       pcgMinDofs: this.pcgMinDofs, refactorIters: this.refactorIters, cgTolerance: this.cgTolerance, cgMaxIters: this.cgMaxIters,
       profile: this.profile, chordWithin: this.chordWithin, slowChord: this.slowChord, restChord: this.restChord,
       chordChain: this.chordChain, contractionMax: this.contractionMax, skipHeldIslands: this.skipHeldIslands, islandConvergence: this.islandConvergence,
-      contactChords: this.contactChords, cutChord: this.cutChord, majorCg: this.majorCg, majorCgTol: this.majorCgTol,
+      contactChords: this.contactChords, cutChord: this.cutChord, majorCg: this.majorCg, majorCgTol: this.majorCgTol, constantGuess: this.constantGuess, guessStop: this.guessStop,
     };
   }
 
@@ -419,6 +444,8 @@ export class NewtonSolver {
     this.cutChord = t.cutChord;
     this.majorCg = t.majorCg;
     this.majorCgTol = t.majorCgTol;
+    this.constantGuess = t.constantGuess;
+    this.guessStop = t.guessStop;
   }
 
   /**
@@ -452,6 +479,41 @@ export class NewtonSolver {
   }
 
   /**
+   * Islands whose gradient at the initial guess bounds their Newton step within the tolerance (‖g_I‖₂² ≤ guessTol[0])
+   * stop before any assembly, as converged islands do (KEEP_ROWS). True when no free island is left.
+   */
+  private keepStill(ws: Workspace, g: Float64Array): boolean {
+    const t = this.t;
+    const kept = keepStillIslands(t.n, this.label, this.islandScratch, this.held, g, this.guessTol, this.islandStep, this.sc);
+    const left = this.sc[0]!;
+    if (kept === 0) return false;
+    this.keptParticles += kept;
+    this.convergedIslandParticles += kept;
+    this.heldMask = this.held;
+    ws.solver!.ldlt.isolateKeptRows(this.held, this.label);
+    return left === 0;
+  }
+
+  /**
+   * x += h² a on the free particles of islands (elements joined by contact candidates) in free flight: no fixed
+   * particle, anchor or contact candidate holds them (NewtonSolver.constantGuess). a: the uniform constant
+   * accelerations (gravity, and constant forces over the particle's mass). A falling body's Newton step from x̃ is
+   * that displacement.
+   */
+  private constantGuessInto(model: ForceModel, contact: ContactTerm | undefined | null, x: Float64Array): void {
+    const t = this.t, lab = this.guessLabel, touched = this.guessTouched;
+    lab.set(this.elementComp);
+    touched.fill(0);
+    if (contact) contact.joinIslands(lab);
+    flattenIslands(t.n, lab);
+    // held up: a fixed particle (a clamp, or a spring to one), an anchor, a contact candidate
+    markFixedIslands(t, lab, touched);
+    model.markAnchored(lab, touched);
+    if (contact) contact.markIslands(lab, touched);
+    this.guessed = addConstantAccelerations(t, this.hs, lab, touched, x);
+  }
+
+  /**
    * Island convergence (islandConvergence): after an accepted iteration whose direction had no stick
    * prediction, the islands with a free particle whose whole step was within stepTol stop iterating
    * (held code KEEP_ROWS), and their factor rows are cut from other islands' columns.
@@ -476,6 +538,7 @@ export class NewtonSolver {
     let b = 0;
     for (let u = 0; u < t.uniformCount; u++) if (t.uniformKind[u] === UNIFORM_DRAG) b += t.uniform[3 * u + 2]!;
     this.dragB = b;
+    this.massMin = smallestFreeMass(t);
     this.precondStale = true;
     this.restReady = false;
     this.contraction = 0;
@@ -850,6 +913,7 @@ export class NewtonSolver {
     x.set(xtil);
     const contact = model.contact;
     const warm = contact ? contact.warmStart : null;
+    this.guessed = 0;
     if (warm) {
       // contact refinement after a solve that stopped on its trust region: continue from its result
       // (intersection-free: every iterate was), with the candidates searched around it
@@ -860,7 +924,8 @@ export class NewtonSolver {
       // src/collision) and (b) keeps every uninverted Neo-Hookean triangle uninverted
       // (src/systems/inversion.ts): the line search keeps them so from there on, and a ballistic
       // guess that inverted a soft triangle let the solve release its extension energy (issue 16).
-      subtractInto(n, xtil, xt, dir);
+      if (this.constantGuess && maxIters > 1 && t.uniformCount > 0 && !model.pairsEverywhere) this.constantGuessInto(model, contact, x);
+      subtractInto(n, x, xt, dir);
       this.ms[0] = 1;
       if (contact && contact.count > 0) {
         contact.maxStepTo(xt, dir, this.ms);
@@ -893,6 +958,14 @@ export class NewtonSolver {
     // this solve's islands: held ones (no free particle) have zero rows of g and of every direction, so are
     // neither assembled nor factored; the others may converge before the solve ends (islandConvergence)
     this.findIslands(model, ws);
+    // The stop at the guess (guessStop: in the loop, for the whole solve) island by island, where the constant guess
+    // moved some island (H has no block between islands): those within the bound stay at the guess, before any
+    // assembly, as converged islands do; a rest chord's distance test then leaves them out.
+    const mTol = settings.projection === 'psd' && this.guessStop ? this.massMin * stepTol : 0;
+    this.guessTol[0] = mTol * mTol;
+    const preStill = mTol > 0 && this.islandsLabelled && this.islandConvergence && this.guessed > 0;
+    if (preStill) this.gradient(model, x, g);
+    const stillAll = preStill && this.keepStill(ws, g);
     let slowNext = false;
     let cutNext = false;
     // a rest chord (restChord): the last solve converged with its last step whole, near where its factor
@@ -902,7 +975,7 @@ export class NewtonSolver {
     // (each comparison made on every step: one first reached late in a game would deoptimize this method)
     const chains = this.chainFactor(ws, contact);
     const chainPath = this.chainPath(ws, contact);
-    maxAbsDiff(n, x, this.xFactor, sc);
+    maxAbsDiffUnkept(t.n, this.held, this.keptParticles > 0, x, this.xFactor, sc);
     const near = sc[0]! <= chordTol;
     const nearFactor = near || chains;
     // chains after a rest chord, which with contact on the direct path keeps its distance test (nearFactor)
@@ -926,7 +999,16 @@ export class NewtonSolver {
     while (iters - freeChords < maxIters) {
       this.gradient(model, x, g);
       sumSquares(n, g, sc);
-      if (sc[0] === 0) {
+      // ‖d‖∞ ≤ ‖d‖₂ ≤ ‖g‖₂ / λmin(H) and H ≽ M ≽ massMin·I with PSD-projected terms: no Newton step from the guess can
+      // leave the tolerance (guessTol[0] = (massMin · stepTol)², 0 without guessStop). A solve ended at its guess leaves
+      // the factor as it was: a rest chord may follow where it is still near
+      const atGuess = iters === 0 && sc[0]! <= this.guessTol[0]!;
+      if (sc[0] === 0 || atGuess) {
+        converged = true;
+        lastFull = lastFull || atGuess;
+        break;
+      }
+      if (stillAll) {
         converged = true;
         break;
       }
@@ -1220,6 +1302,42 @@ function maxAbsDiff(n: number, a: Float64Array, b: Float64Array, sc: Float64Arra
   }
 }
 
+/** touched[lab[i]] ← 1 for every fixed particle i: its island is held up. */
+function markFixedIslands(t: Topology, lab: Int32Array, touched: Uint8Array): void {
+  for (let i = 0; i < t.n; i++) if (t.fixed[i] !== 0) touched[lab[i]!] = 1;
+}
+
+/** The smallest mass of a free particle with a lumped mass matrix; 0 with a consistent one, or none free. */
+function smallestFreeMass(t: Topology): number {
+  let m = Infinity;
+  for (let i = 0; i < t.n; i++) if (t.fixed[i] === 0 && t.mass[2 * i]! < m) m = t.mass[2 * i]!;
+  return t.massMatrix === 'lumped' && m > 0 && m < Infinity ? m : 0;
+}
+
+/**
+ * x_i += h² · a_i (h² = hs[HS_H2]) on free particles whose island (lab) is untouched, a the uniform gravity and
+ * constant force / mass.
+ * Returns the number of such particles (0 when no uniform force is gravity or constant).
+ */
+function addConstantAccelerations(t: Topology, hs: Float64Array, lab: Int32Array, touched: Uint8Array, x: Float64Array): number {
+  const h2 = hs[HS_H2]!; // in an array: a double argument of a call that is not inlined is boxed
+  let moved = 0;
+  for (let u = 0; u < t.uniformCount; u++) {
+    const kind = t.uniformKind[u]!, fx = t.uniform[3 * u]!, fy = t.uniform[3 * u + 1]!;
+    const gravity = kind === UNIFORM_GRAVITY, constant = kind === UNIFORM_CONSTANT;
+    if (!gravity && !constant) continue;
+    for (let i = 0; i < t.n; i++) {
+      if (t.fixed[i] !== 0 || touched[lab[i]!] !== 0) continue;
+      const m = t.mass[2 * i]!;
+      const s = gravity ? h2 : m > 0 ? h2 / m : 0;
+      x[2 * i] = x[2 * i]! + s * fx;
+      x[2 * i + 1] = x[2 * i + 1]! + s * fy;
+      moved++;
+    }
+  }
+  return moved;
+}
+
 /** sc[0] = Σ g². */
 function sumSquares(n: number, g: Float64Array, sc: Float64Array): void {
   sc[0] = 0;
@@ -1276,6 +1394,19 @@ function zeroKept(np: number, held: Uint8Array, r: Float64Array): void {
       r[2 * i + 1] = 0;
     }
   }
+}
+
+/** sc[0] = max |a − b| over the dofs, leaving out particles of converged islands when `masked`. */
+function maxAbsDiffUnkept(np: number, held: Uint8Array, masked: boolean, a: Float64Array, b: Float64Array, sc: Float64Array): void {
+  let m = 0;
+  for (let i = 0; i < np; i++) {
+    const kept = held[i] === KEEP_ROWS; // read on every particle: a read first made late deoptimizes the loop
+    if (masked && kept) continue;
+    const dx = Math.abs(a[2 * i]! - b[2 * i]!), dy = Math.abs(a[2 * i + 1]! - b[2 * i + 1]!);
+    m = dx > m ? dx : m;
+    m = dy > m ? dy : m;
+  }
+  sc[0] = m;
 }
 
 /** out ← x on the rows of particles not in a converged island. */

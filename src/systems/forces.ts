@@ -121,6 +121,13 @@ export class ForceModel implements SystemModel {
     out[0] = E;
   }
 
+  /** touched[comp[i]] ← 1 for every particle i an anchor holds (comp: flattened island labels). */
+  markAnchored(comp: Int32Array, touched: Uint8Array): void {
+    const a = this.anchors;
+    if (a === null) return;
+    for (let s = 0; s < a.count; s++) touched[comp[a.node[s]!]!] = 1;
+  }
+
   /**
    * gU = dE/dx − (velocity-dependent forces), zeroed first. The terms of held islands (held[i] ≠ 0,
    * src/solver/islands.ts) are left out: they add only to held particles' rows, which the solver zeroes.

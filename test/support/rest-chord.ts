@@ -18,7 +18,7 @@ export function setRestChord(w: PhysicsWorld, on: boolean): PhysicsWorld {
  */
 export function tuneSolver(
   w: PhysicsWorld,
-  opts: { restChord?: boolean; chordChain?: number; contractionMax?: number; islandConvergence?: boolean; contactChords?: boolean; cutChord?: number; majorCg?: number },
+  opts: { restChord?: boolean; chordChain?: number; contractionMax?: number; islandConvergence?: boolean; contactChords?: boolean; cutChord?: number; majorCg?: number; constantGuess?: boolean; guessStop?: boolean },
 ): PhysicsWorld {
   w.addSystem('solve', (ctx) => {
     const implicit = ctx.integrator === 'implicit-euler' || ctx.integrator === 'linearized-implicit-euler';
@@ -31,6 +31,8 @@ export function tuneSolver(
     if (opts.contactChords !== undefined) s.contactChords = opts.contactChords;
     if (opts.cutChord !== undefined) s.cutChord = opts.cutChord;
     if (opts.majorCg !== undefined) s.majorCg = opts.majorCg;
+    if (opts.constantGuess !== undefined) s.constantGuess = opts.constantGuess;
+    if (opts.guessStop !== undefined) s.guessStop = opts.guessStop;
   }, { before: true });
   return w;
 }
