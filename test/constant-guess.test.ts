@@ -116,4 +116,22 @@ describe('the stop at the guess', () => {
     expect(itersOn).toBeLessThan(itersOff);
     expect(worst).toBeLessThan(1);
   });
+
+  it('linearized implicit Euler keeps its one Newton step a step, however small', () => {
+    // a settled clamped jelly: with implicit Euler most of these steps end at the guess (above)
+    const w = new PhysicsWorld({ dt: 1 / 60, integrator: 'linearized-implicit-euler' });
+    const mesh = meshBox(0.4, 0.4, 4, 4);
+    const ids: number[] = [];
+    for (let v = 0; v < mesh.positions.length / 2; v++) {
+      ids.push(w.addParticle({ x: mesh.positions[2 * v]!, y: mesh.positions[2 * v + 1]!, m: 0, fixed: mesh.positions[2 * v + 1]! < -0.19 }));
+    }
+    for (let k = 0; k < mesh.triangles.length; k += 3) {
+      w.addTriangle(ids[mesh.triangles[k]!]!, ids[mesh.triangles[k + 1]!]!, ids[mesh.triangles[k + 2]!]!, { youngsModulus: 5e4, poissonRatio: 0.3, density: 40 });
+    }
+    for (let s = 0; s < 300; s++) {
+      w.step();
+      expect(w.lastStats.newtonIters).toBe(1);
+    }
+  });
 });
+

@@ -348,7 +348,8 @@ export class NewtonSolver {
   /**
    * A solve whose gradient at its initial guess bounds the Newton step within the tolerance ends there, with no
    * iteration: ‖d‖₂ ≤ ‖g‖₂ / m_min, as H ≽ M under PSD projection (lumped mass). With `constantGuess`, islands
-   * moved by that guess stop there one by one (docs/solver.md, "Free flight"). false: every solve iterates.
+   * moved by that guess stop there one by one (docs/solver.md, "Free flight"). Not with linearized implicit Euler
+   * (one Newton step from x̃ a step, however small). false: every solve iterates.
    */
   guessStop = true;
   /** exactDirection's PCG iterations, calls and calls that kept the uncorrected chord, since creation. */
@@ -961,7 +962,8 @@ export class NewtonSolver {
     // The stop at the guess (guessStop: in the loop, for the whole solve) island by island, where the constant guess
     // moved some island (H has no block between islands): those within the bound stay at the guess, before any
     // assembly, as converged islands do; a rest chord's distance test then leaves them out.
-    const mTol = settings.projection === 'psd' && this.guessStop ? this.massMin * stepTol : 0;
+    // (not with one iteration a step, linearized implicit Euler: that is one Newton step from x̃, whatever its size)
+    const mTol = settings.projection === 'psd' && this.guessStop && maxIters > 1 ? this.massMin * stepTol : 0;
     this.guessTol[0] = mTol * mTol;
     const preStill = mTol > 0 && this.islandsLabelled && this.islandConvergence && this.guessed > 0;
     if (preStill) this.gradient(model, x, g);
