@@ -967,7 +967,10 @@ export class NewtonSolver {
     this.guessTol[0] = mTol * mTol;
     const preStill = mTol > 0 && this.islandsLabelled && this.islandConvergence && this.guessed > 0;
     if (preStill) this.gradient(model, x, g);
+    const keptBefore = this.keptParticles;
     const stillAll = preStill && this.keepStill(ws, g);
+    // the loop's first gradient is this one when no island was kept (kept islands' rows leave it)
+    let reuseGradient = preStill && this.keptParticles === keptBefore;
     let slowNext = false;
     let cutNext = false;
     // a rest chord (restChord): the last solve converged with its last step whole, near where its factor
@@ -999,7 +1002,8 @@ export class NewtonSolver {
     const grown = eta * CONTRACTION_GROWTH;
     this.contraction = grown < 1 ? grown : 0;
     while (iters - freeChords < maxIters) {
-      this.gradient(model, x, g);
+      if (!reuseGradient) this.gradient(model, x, g);
+      reuseGradient = false;
       sumSquares(n, g, sc);
       // ‖d‖∞ ≤ ‖d‖₂ ≤ ‖g‖₂ / λmin(H) and H ≽ M ≽ massMin·I with PSD-projected terms: no Newton step from the guess can
       // leave the tolerance (guessTol[0] = (massMin · stepTol)², 0 without guessStop). A solve ended at its guess leaves
