@@ -962,8 +962,9 @@ export class NewtonSolver {
     // The stop at the guess (guessStop: in the loop, for the whole solve) island by island, where the constant guess
     // moved some island (H has no block between islands): those within the bound stay at the guess, before any
     // assembly, as converged islands do; a rest chord's distance test then leaves them out.
-    // (not with one iteration a step, linearized implicit Euler: that is one Newton step from x̃, whatever its size)
-    const mTol = settings.projection === 'psd' && this.guessStop && maxIters > 1 ? this.massMin * stepTol : 0;
+    // (not with one iteration a step, linearized implicit Euler: that is one Newton step from x̃, whatever its size; nor
+    // on the dense LU path, whose system need not be symmetric)
+    const mTol = settings.projection === 'psd' && this.guessStop && maxIters > 1 && !ws.lu ? this.massMin * stepTol : 0;
     this.guessTol[0] = mTol * mTol;
     const preStill = mTol > 0 && this.islandsLabelled && this.islandConvergence && this.guessed > 0;
     if (preStill) this.gradient(model, x, g);
