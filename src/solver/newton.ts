@@ -366,9 +366,11 @@ export class NewtonSolver {
   private keptParticles = 0;
   /** The element components of the topology (a union–find forest, made once), this solve's island labels, held particles, which islands have a free particle. */
   private readonly elementComp: Int32Array;
-  /** constantGuess's island labels, and which islands are held up: a fixed particle, an anchor or a contact candidate (by root). */
-  private readonly guessLabel: Int32Array;
+  /** constantGuess: which islands are held up: a fixed particle, an anchor or a contact candidate (by root). */
   private readonly guessTouched: Uint8Array;
+  /** label holds this solve's island labels (labelIslands), and islandCount their number. */
+  private labelsFresh = false;
+  private islandCount = 0;
   /** The smallest free particle mass with a lumped mass matrix (0: none or consistent): H ≽ massMin I under PSD projection. */
   private massMin: number;
   /** Particles the last constantGuessInto moved (0: none, or no guess this step). */
@@ -410,7 +412,6 @@ export class NewtonSolver {
     this.label = new Int32Array(t.n);
     this.held = new Uint8Array(t.n);
     this.islandScratch = new Uint8Array(t.n);
-    this.guessLabel = new Int32Array(t.n);
     this.guessTouched = new Uint8Array(t.n);
     this.massMin = smallestFreeMass(t);
     this.islandStep = new Float64Array(t.n);
@@ -466,9 +467,7 @@ export class NewtonSolver {
     // held islands need a particle pinned or asleep (the slot lists follow Topology.fixed)
     const holds = this.skipHeldIslands && t.fixedDiagSlots.length > 0;
     if (!holds && !this.islandConvergence) return;
-    this.label.set(this.elementComp);
-    if (model.contact) model.contact.joinIslands(this.label);
-    if (flattenIslands(t.n, this.label) <= 1) return;
+    if (this.labelIslands(model.contact) <= 1) return;
     this.islandsLabelled = true;
     // islandScratch: which islands have a free particle (freeIslands), for held and converged islands both
     if (holds) this.heldParticles = markHeldIslands(t.n, this.label, t.fixed, this.held, this.islandScratch);
@@ -477,6 +476,20 @@ export class NewtonSolver {
       freeIslands(t.n, this.label, t.fixed, this.islandScratch);
     }
     if (this.heldParticles > 0) this.heldMask = this.held;
+  }
+
+  /**
+   * label ← this solve's islands (elements joined by its contact candidates; union–find roots), made once a solve for
+   * the constant guess and findIslands both; returns their number.
+   */
+  private labelIslands(contact: ContactTerm | undefined | null): number {
+    if (!this.labelsFresh) {
+      this.label.set(this.elementComp);
+      if (contact) contact.joinIslands(this.label);
+      this.islandCount = flattenIslands(this.t.n, this.label);
+      this.labelsFresh = true;
+    }
+    return this.islandCount;
   }
 
   /**
@@ -502,11 +515,9 @@ export class NewtonSolver {
    * that displacement.
    */
   private constantGuessInto(model: ForceModel, contact: ContactTerm | undefined | null, x: Float64Array): void {
-    const t = this.t, lab = this.guessLabel, touched = this.guessTouched;
-    lab.set(this.elementComp);
+    const t = this.t, lab = this.label, touched = this.guessTouched;
+    this.labelIslands(contact);
     touched.fill(0);
-    if (contact) contact.joinIslands(lab);
-    flattenIslands(t.n, lab);
     // held up: a fixed particle (a clamp, or a spring to one), an anchor, a contact candidate
     markFixedIslands(t, lab, touched);
     model.markAnchored(lab, touched);
@@ -915,6 +926,7 @@ export class NewtonSolver {
     const contact = model.contact;
     const warm = contact ? contact.warmStart : null;
     this.guessed = 0;
+    this.labelsFresh = false;
     if (warm) {
       // contact refinement after a solve that stopped on its trust region: continue from its result
       // (intersection-free: every iterate was), with the candidates searched around it
@@ -1324,7 +1336,7 @@ function smallestFreeMass(t: Topology): number {
 /**
  * x_i += h² · a_i (h² = hs[HS_H2]) on free particles whose island (lab) is untouched, a the uniform gravity and
  * constant force / mass.
- * Returns the number of such particles (0 when no uniform force is gravity or constant).
+ * Returns how many displacements it added (a particle once per such force; 0: none).
  */
 function addConstantAccelerations(t: Topology, hs: Float64Array, lab: Int32Array, touched: Uint8Array, x: Float64Array): number {
   const h2 = hs[HS_H2]!; // in an array: a double argument of a call that is not inlined is boxed
