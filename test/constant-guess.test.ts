@@ -7,20 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { meshBox } from '../src/mesh';
 import { PhysicsWorld } from '../src/world';
-import { maxDiff, squareJelly as jelly } from './support/islands';
+import { maxDiff, sideBySide, squareJelly as jelly, threeJellyDrop } from './support/islands';
 import { kickedJelly, tuneSolver } from './support/rest-chord';
-
-/** Three jellies 1 m apart at 0.3, 1.2 and 2.2 m above the ground (friction 0.5), the constant guess on or off. */
-function drop(on: boolean): PhysicsWorld {
-  const w = tuneSolver(new PhysicsWorld({ dt: 1 / 60 }), { constantGuess: on });
-  w.contacts.enabled = true;
-  w.contacts.friction = 0.5;
-  w.addHalfplane(0, 0, 0, 1);
-  jelly(w, -1, 0.5);
-  jelly(w, 0, 1.2);
-  jelly(w, 1, 2.2);
-  return w;
-}
 
 describe('constant guess: free flight', () => {
   it('an undeformed falling jelly takes no Newton iteration, and lands where the solve from x̃ does', () => {
@@ -70,20 +58,11 @@ describe('constant guess: free flight', () => {
 
 describe('constant guess: islands', () => {
   it('falling jellies stay at the guess while another lands; every step within the tolerance of the solve from x̃', () => {
-    const on = drop(true), off = drop(false);
-    let still = 0, itersOn = 0, itersOff = 0, worst = 0;
-    for (let s = 0; s < 90; s++) {
-      off.restore(on.snapshot());
-      const k0 = on.newtonSolver().convergedIslandParticles;
-      on.step();
-      off.step();
-      still += on.newtonSolver().convergedIslandParticles - k0;
-      itersOn += on.lastStats.newtonIters;
-      itersOff += off.lastStats.newtonIters;
-      expect(on.lastStats.converged).toBe(true);
-      // the scene's step tolerance: 1e-6 × its size (about 3 m)
-      worst = Math.max(worst, maxDiff(on.readPositions(), off.readPositions()) / 3e-6);
-    }
+    // the scene's step tolerance: 1e-6 × its size (about 3 m)
+    const on = threeJellyDrop({ constantGuess: true }), off = threeJellyDrop({ constantGuess: false });
+    const { kept: still, itersOn, itersOff, worst } = sideBySide(on, off, 90, 3e-6, (a) => {
+      expect(a.lastStats.converged).toBe(true);
+    });
     // measured: 2,625 particles kept at the guess over the solves, 163 Newton iterations against 191, 0.002 tolerances apart
     if (process.env.PRINT_MEASURED) console.log({ still, itersOn, itersOff, worst });
     expect(still).toBeGreaterThan(500);
@@ -97,19 +76,10 @@ describe('the stop at the guess', () => {
     // 400 triangles, bottom row fixed (no constant guess: a clamp holds it), direct path, no chord chains
     const on = kickedJelly('fosssim', 0, { pcg: false, chordChain: 0, guessStop: true }, 400);
     const off = kickedJelly('fosssim', 0, { pcg: false, chordChain: 0, guessStop: false }, 400);
-    let zero = 0, itersOn = 0, itersOff = 0, worst = 0;
-    for (let s = 0; s < 360; s++) {
-      off.restore(on.snapshot());
-      off.newtonSolver().guessStop = false; // set after each restore
-      on.step();
-      off.step();
-      zero += on.lastStats.newtonIters === 0 ? 1 : 0;
-      itersOn += on.lastStats.newtonIters;
-      itersOff += off.lastStats.newtonIters;
-      expect(on.lastStats.converged).toBe(true);
-      // the step tolerance: 1e-6 × the 1 m jelly
-      worst = Math.max(worst, maxDiff(on.readPositions(), off.readPositions()) / 1e-6);
-    }
+    // the step tolerance: 1e-6 × the 1 m jelly; guessStop set again after each restore
+    const { zeroOn: zero, itersOn, itersOff, worst } = sideBySide(on, off, 360, 1e-6, (a) => {
+      expect(a.lastStats.converged).toBe(true);
+    }, (b) => { b.newtonSolver().guessStop = false; });
     // measured: 172 of 360 steps end at the guess; 342 Newton iterations against 517; at most 0.052 tolerances apart
     if (process.env.PRINT_MEASURED) console.log({ zero, itersOn, itersOff, worst });
     expect(zero).toBeGreaterThan(100);

@@ -9,8 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { KEEP_ROWS } from '../src/solver/ldlt';
 import { fillReducingOrder } from '../src/solver/ordering';
 import { PhysicsWorld } from '../src/world';
-import { maxDiff, solveAfterCoupled, spd, squareJelly as jelly, twoChains } from './support/islands';
-import { tuneSolver } from './support/rest-chord';
+import { maxDiff, sideBySide, solveAfterCoupled, spd, threeJellyDrop, twoChains } from './support/islands';
 
 describe('island convergence: the factorization keeps a converged island\'s rows', () => {
   // two chains, 0–3 and 4–7, with pattern entries linking 3–4 (a contact pair of an earlier step)
@@ -40,37 +39,20 @@ describe('island convergence: the factorization keeps a converged island\'s rows
   });
 });
 
-/** Three jellies 1 m apart dropped from 0.3, 1 and 2 m onto the ground (friction 0.5): separate islands, landing at different steps. */
-function drop(island: boolean | null): PhysicsWorld {
-  const w = new PhysicsWorld({ dt: 1 / 60 });
-  if (island !== null) tuneSolver(w, { islandConvergence: island });
-  w.contacts.enabled = true;
-  w.contacts.friction = 0.5;
-  w.addHalfplane(0, 0, 0, 1);
-  jelly(w, -1, 0.5);
-  jelly(w, 0, 1.2);
-  jelly(w, 1, 2.2);
-  return w;
+/** test/support/islands.ts threeJellyDrop, island convergence on or off. */
+function drop(island: boolean): PhysicsWorld {
+  return threeJellyDrop({ islandConvergence: island });
 }
 
 describe('island convergence: the Newton solve', () => {
   it('separate landing jellies: converged islands stop early, every step within the tolerance of iterating them all', () => {
-    const on = drop(true), off = drop(false);
-    let kept = 0, itersOn = 0, itersOff = 0, worst = 0;
-    for (let s = 0; s < 90; s++) {
-      // the same start state for both: off takes on's state, then each takes one step
-      off.restore(on.snapshot());
-      const k0 = on.newtonSolver().convergedIslandParticles;
-      on.step();
-      off.step();
-      kept += on.newtonSolver().convergedIslandParticles - k0;
-      itersOn += on.lastStats.newtonIters;
-      itersOff += off.lastStats.newtonIters;
+    // the same start state for both: off takes on's state, then each takes one step; the scene's step tolerance is
+    // 1e-6 × its size (about 3 m)
+    const { kept, itersOn, itersOff, worst } = sideBySide(drop(true), drop(false), 90, 3e-6, (on, off) => {
       expect(on.lastStats.converged).toBe(off.lastStats.converged);
-      // the scene's step tolerance: 1e-6 × its size (about 3 m)
-      worst = Math.max(worst, maxDiff(on.readPositions(), off.readPositions()) / 3e-6);
-    }
-    // measured: 1,300 particles kept over the solves, 188 Newton iterations both ways, at most 0.002 tolerances apart
+    });
+    // measured: 2,625 particles kept over the solves (1,300 before the stop at the guess kept falling islands at
+    // theirs), 163 Newton iterations both ways (188 before), at most 0.002 tolerances apart
     if (process.env.PRINT_MEASURED) console.log({ kept, itersOn, itersOff, worst });
     expect(kept).toBeGreaterThan(1000);
     expect(itersOn).toBe(itersOff);

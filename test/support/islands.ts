@@ -1,8 +1,9 @@
 /** Shared by the island tests (held islands, island convergence, solver tuning): small matrices and jellies. */
 import { buildPattern as buildPatternOf, type buildPattern } from '../../src/solver/pattern';
 import { SparseLDLT } from '../../src/solver/ldlt';
-import type { PhysicsWorld } from '../../src/world';
+import { PhysicsWorld } from '../../src/world';
 import { meshBox } from '../../src/mesh';
+import { tuneSolver } from './rest-chord';
 
 /**
  * Values of an SPD matrix on pattern p: diagonal `diag` (plus shift × ((i mod 4) + 1) on row i), and on every
@@ -71,4 +72,56 @@ export function solveAfterCoupled(
   const got = new Float64Array(p.n);
   f.solve(rhs, got);
   return { got, want, f };
+}
+
+/**
+ * Three squareJelly 1 m apart with their centres at 0.5, 1.2 and 2.2 m over the ground (friction 0.5): separate
+ * islands that land at different steps; the solver tuned as `tune` before each solve (tuneSolver).
+ */
+export function threeJellyDrop(tune: Parameters<typeof tuneSolver>[1]): PhysicsWorld {
+  const w = tuneSolver(new PhysicsWorld({ dt: 1 / 60 }), tune);
+  w.contacts.enabled = true;
+  w.contacts.friction = 0.5;
+  w.addHalfplane(0, 0, 0, 1);
+  squareJelly(w, -1, 0.5);
+  squareJelly(w, 0, 1.2);
+  squareJelly(w, 1, 2.2);
+  return w;
+}
+
+/** What sideBySide counted. */
+export interface SideBySide {
+  /** Particles `on`'s solvers kept (NewtonSolver.convergedIslandParticles) over the steps. */
+  kept: number;
+  itersOn: number;
+  itersOff: number;
+  /** `on`'s steps with no Newton iteration. */
+  zeroOn: number;
+  /** Largest position gap of a step, in tolerances. */
+  worst: number;
+}
+
+/**
+ * `steps` steps of `on` and `off` from the same states: each step `off` takes `on`'s state (restore, then `afterRestore`),
+ * both step, and `check` sees the two. Position gaps are measured in tolerances of `tol` m.
+ */
+export function sideBySide(
+  on: PhysicsWorld, off: PhysicsWorld, steps: number, tol: number,
+  check: (on: PhysicsWorld, off: PhysicsWorld) => void, afterRestore: (off: PhysicsWorld) => void = () => {},
+): SideBySide {
+  const r: SideBySide = { kept: 0, itersOn: 0, itersOff: 0, zeroOn: 0, worst: 0 };
+  for (let s = 0; s < steps; s++) {
+    off.restore(on.snapshot());
+    afterRestore(off);
+    const k0 = on.newtonSolver().convergedIslandParticles;
+    on.step();
+    off.step();
+    r.kept += on.newtonSolver().convergedIslandParticles - k0;
+    r.itersOn += on.lastStats.newtonIters;
+    r.itersOff += off.lastStats.newtonIters;
+    r.zeroOn += on.lastStats.newtonIters === 0 ? 1 : 0;
+    check(on, off);
+    r.worst = Math.max(r.worst, maxDiff(on.readPositions(), off.readPositions()) / tol);
+  }
+  return r;
 }
