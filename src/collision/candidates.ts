@@ -359,7 +359,10 @@ export class CandidateSearch {
       // ...and no contact at all for its own body's particles: an inverted body turns back through
       // itself (no path of non-overlapping shapes reverses an orientation), and its material pushes it
       // there; the pair returns once the triangle is upright (issue 16: mirrored starts)
-      if (one === 0 && bnd.actor(i) === bnd.actor(a)) return;
+      if (one === 0 && bnd.actor(i) === bnd.actor(a)) {
+        this.pot.unguarded[0] = 1;
+        return;
+      }
     }
     if (Math.min(d0, d1, d2) >= rr + slack && !sweptNodes(x0, this.xp, 2 * i, a2, b2) && (!xs || !sweptNodes(x0, xs, 2 * i, a2, b2))) {
       // guard: the trust boxes of the particle and the edge overlap, and the particle starts
@@ -379,7 +382,10 @@ export class CandidateSearch {
       }
       return;
     }
-    if (one === 1 && mid && sl > rr * Math.sqrt((x0[b2]! - x0[a2]!) ** 2 + (x0[b2 + 1]! - x0[a2 + 1]!) ** 2)) return; // deep inside
+    if (one === 1 && mid && sl > rr * Math.sqrt((x0[b2]! - x0[a2]!) ** 2 + (x0[b2 + 1]! - x0[a2 + 1]!) ** 2)) {
+      this.pot.unguarded[0] = 1; // deep inside
+      return;
+    }
     const side = one === 1 ? -1 : sl < 0 ? -1 : 1;
     st[ST_G] = 0;
     st[ST_G + 1] = 0;

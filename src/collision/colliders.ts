@@ -113,6 +113,26 @@ export class KinematicColliders {
     this.nP = nP;
   }
 
+  /**
+   * Every collider shape keeps its pose over this step (start pose = end pose, exactly: no velocity, no spin, no
+   * teleport) and none is bouncy (COR > 0, its own or the system's): the candidate search, which takes shapes at
+   * their end pose and leaves bouncy ones to the response, then saw every collider as the response would.
+   */
+  stillAndDull(ctx: StepContext, s: ContactSettings): boolean {
+    const seg = this.seg, circ = this.circ;
+    for (let j = 0; j < this.nS; j++) {
+      const o = 8 * j;
+      if (seg[o] !== seg[o + 4] || seg[o + 1] !== seg[o + 5] || seg[o + 2] !== seg[o + 6] || seg[o + 3] !== seg[o + 7]) return false;
+    }
+    for (let j = 0; j < this.nC; j++) {
+      const o = 5 * j;
+      if (circ[o] !== circ[o + 2] || circ[o + 1] !== circ[o + 3]) return false;
+    }
+    const nCols = ctx.lists.colliders.length;
+    for (let k = 0; k < nCols; k++) if (bouncyCollider(ctx, k, s)) return false;
+    return true;
+  }
+
   /** Collider index (into ctx.lists.colliders) of shape j: segments [0, nS), circles [nS, nS + nC), then polygons. */
   colliderOf(j: number): number {
     const nS = this.nS, nC = this.nC;

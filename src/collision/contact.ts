@@ -175,7 +175,7 @@ export class ContactSystem {
    * Response stage, after the solve and before the state is written back: FOSSSim's simple
    * response, or game mode's post-solve detection, tunnelling correction and velocity filter.
    */
-  respond(ctx: StepContext): void {
+  respond(ctx: StepContext, searched = false): void {
     if (!this.enabled) return;
     this.ensureBoundary(ctx);
     if (this.mode === 'simple') {
@@ -187,7 +187,7 @@ export class ContactSystem {
       sm.solveSimple(ctx);
       return;
     }
-    this.response.detect(ctx, this.boundary, this.x0, this.v0, this.implicitOn);
+    this.response.detect(ctx, this.boundary, this.x0, this.v0, this.implicitOn, searched);
     const touching = this.pairs.touching();
     this.touching = touching;
     sensorPass(ctx, this.boundary, this.filter, this.colliders, this.broadphase, this.pairs);

@@ -207,6 +207,7 @@ export class ContactPotential implements ContactTerm {
   private readonly res = new Float64Array(1);
 
   clear(): void {
+    this.unguarded[0] = 0;
     this.count = 0;
     this.total = 0;
     this.guarding = 0;
@@ -353,6 +354,14 @@ export class ContactPotential implements ContactTerm {
   beginGuards(): void {
     this.guarding = 1;
   }
+
+  /**
+   * [0]: 1 when the last search dropped a pair the broad phase met without making it a candidate or a guard for a
+   * reason other than its distance (a particle deep inside a one-sided edge, a pair of a body with an inverted
+   * triangle): such a pair may touch at the result, and the response then cannot take its pairs from these lists
+   * (ContactResponse.fromSolve). Reset by clear(). An array: a field written late deoptimizes code that read it.
+   */
+  readonly unguarded = new Int32Array(1);
 
   /** The solve's initial guess instead of x̃ (ContactTerm.warmStart; set by a refinement, reset by clear). */
   warmStart: Float64Array | null = null;

@@ -35,9 +35,28 @@ import type { ContactSettings } from './settings';
 
 /** Offsets of `rq`: normal, penetration, edge fraction α, combined radius, contact point, surface velocity, COR, μ, impulse. */
 const R_NX = 0, R_NY = 1, R_PEN = 2, R_AL = 3, R_RT = 4, R_CX = 5, R_CY = 6, R_SVX = 7, R_SVY = 8, R_COR = 9, R_MU = 10, R_IMP = 11;
+/** Offsets of `fs`: 1 while the pairs are the solve's candidates (fromSolve), 1 once such a detection met a pair to correct. */
+const FS_ON = 0, FS_ABORTED = 1;
+
+/**
+ * Whether every particle moved less than √reach2 over the step (x0 → x); false for a non-finite position. A
+ * module-level kernel: once per step, a method's loop would run unoptimized for thousands of steps.
+ */
+function movedLess(nodes: number, x0: Float64Array, x: Float64Array, reach2: Float64Array): boolean {
+  const r2 = reach2[0]!;
+  for (let i = 0; i < nodes; i++) {
+    const dx = x[2 * i]! - x0[2 * i]!, dy = x[2 * i + 1]! - x0[2 * i + 1]!;
+    if (!(dx * dx + dy * dy < r2)) return false;
+  }
+  return true;
+}
 
 export class ContactResponse {
   private readonly rq = new Float64Array(12);
+  /** fromSolve's state (offsets FS_*): typed, since a field first written late deoptimizes the code that read it. */
+  private readonly fs = new Uint8Array(2);
+  /** fromSolve's bound on the step's motion, squared ([0]; an array: no double crosses a call). */
+  private readonly reach2 = new Float64Array(1);
   // this detection's inputs (set by detect)
   private bnd: ContactBoundary = emptyBoundary();
   private x0: Float64Array = new Float64Array(0);
@@ -69,13 +88,16 @@ export class ContactResponse {
   /**
    * Broad phase over swept boxes x0 → ctx.x, then Gauss–Seidel passes (narrow phase + response) over
    * the pairs; x0, v0: the start-of-step state; implicitOn: contact was in this step's solve (the
-   * potential holds its candidates).
+   * potential holds its candidates); searched: nothing changed the state or the colliders between the
+   * candidate search and here but the solve (no user system ran in between), so where the step moved
+   * little the pairs may come from the solve's candidates instead (fromSolve).
    */
-  detect(ctx: StepContext, bnd: ContactBoundary, x0: Float64Array, v0: Float64Array, implicitOn: boolean): void {
+  detect(ctx: StepContext, bnd: ContactBoundary, x0: Float64Array, v0: Float64Array, implicitOn: boolean, searched: boolean): void {
     this.bnd = bnd;
     this.x0 = x0;
     this.v0 = v0;
     this.implicitOn = implicitOn;
+    if (implicitOn && searched && this.fromSolve(ctx)) return;
     const x = ctx.x, n = bnd.n, pairs = this.pairs, s = this.s;
     const nE = bnd.nE, nItems = nE + this.cols.nS + this.cols.nC + this.cols.nP;
     this.bp.grow[0] = 0;
@@ -118,18 +140,88 @@ export class ContactResponse {
         }
       }
     }
-    if (implicitOn) {
-      this.topo = ctx.topology;
-      this.foldAct = 0;
-      this.markCovered();
-      this.solveImpulses(ctx);
+    if (implicitOn) this.covered(ctx);
+    this.passes(ctx);
+  }
+
+  /**
+   * The detection from the solve's candidates instead of the broad phase, where that finds the same contacts
+   * (docs/contact.md, "The response from the solve's candidates"). Every particle moved less than
+   * D = ¼ margin · r_min over the step, and each particle's candidate slack is at least margin · r: a pair the search
+   * rejected for its distance (at least r̂ + slack at xᵗ; guards too) stays more than r̂ apart at the result and all
+   * along the straight path to it (each end moved at most D, d is 1-Lipschitz in each node), and a pair it never
+   * met is further still. So the pairs that touch or cross are candidates, which come in the detection's order
+   * (particles, half-planes, items ascending): the passes over them touch exactly the pairs the broad phase's
+   * would. Polygon interiors, which the search does not have, are added where a particle ends inside the polygon's
+   * box. Not when a collider moved or is bouncy, a sensor exists, or the search dropped a pair for a reason other
+   * than its distance (ContactPotential.unguarded). Changes no state: where a pair needs a correction it stops
+   * (FS_ABORTED) before making it and returns false, and the caller runs the broad phase.
+   */
+  private fromSolve(ctx: StepContext): boolean {
+    const pot = this.pot, s = this.s, cols = this.cols, bnd = this.bnd, x = ctx.x, x0 = this.x0;
+    if (pot.unguarded[0] !== 0 || s.cor > 0 || this.filter.anySensor || !cols.stillAndDull(ctx, s)) return false;
+    const n = bnd.n, reach = 0.25 * s.margin * bnd.minRadius;
+    this.reach2[0] = reach * reach;
+    if (!(reach > 0) || !movedLess(n, x0, x, this.reach2)) return false;
+    const pairs = this.pairs, invMass = bnd.invMass, filter = this.filter;
+    const node = pot.node, item = pot.item, m = pot.count;
+    const nE = bnd.nE, nP = cols.nP, poly0 = nE + cols.nS + cols.nC, box = cols.polyBox;
+    pairs.count = 0;
+    // the candidates [0, m), ordered by particle, then half-planes, then items ascending (a guard, like a pair the
+    // search rejected, was at least r̂ + slack away at xᵗ and touches no more than they do)
+    let j = 0;
+    for (let i = 0; i < n; i++) {
+      while (j < m && node[3 * j] === i) pairs.add(i, item[j++]!);
+      // polygon interiors (the last items): where the particle ends inside the polygon's box
+      if (nP === 0 || invMass[i] === 0) continue;
+      const px = x[2 * i]!, py = x[2 * i + 1]!;
+      for (let q = 0; q < nP; q++) {
+        const o = 4 * q;
+        if (px >= box[o]! && py >= box[o + 1]! && px <= box[o + 2]! && py <= box[o + 3]! && filter.contactWithShape(i, poly0 + q, nE, cols, x0)) {
+          pairs.add(i, poly0 + q);
+        }
+      }
     }
-    // Gauss–Seidel passes: narrow phase on the current state, then response.
-    // Later passes only revisit the pairs that touched in the first.
-    for (let k = 0; k < pairs.count; k++) this.resolvePair(ctx, k);
-    for (let pass = 1; pass < s.iterations; pass++) {
+    this.covered(ctx);
+    const fs = this.fs;
+    fs[FS_ON] = 1;
+    fs[FS_ABORTED] = 0;
+    this.passes(ctx);
+    const aborted = fs[FS_ABORTED] === 1;
+    fs[FS_ON] = 0;
+    fs[FS_ABORTED] = 0; // the broad phase's passes run to the end
+    return !aborted;
+  }
+
+  /** The solve's share of each pair: which pairs it covered (markCovered) and the impulses it applied (solveImpulses). */
+  private covered(ctx: StepContext): void {
+    this.topo = ctx.topology;
+    this.foldAct = 0;
+    this.markCovered();
+    this.solveImpulses(ctx);
+  }
+
+  /**
+   * Gauss–Seidel passes: narrow phase on the current state, then response. Later passes only revisit
+   * the pairs that touched in the first. fromSolve's detection stops at a pair to correct.
+   */
+  private passes(ctx: StepContext): void {
+    const pairs = this.pairs, fs = this.fs;
+    for (let k = 0; k < pairs.count && fs[FS_ABORTED] === 0; k++) this.resolvePair(ctx, k);
+    for (let pass = 1; pass < this.s.iterations && fs[FS_ABORTED] === 0; pass++) {
       for (let k = 0; k < pairs.count; k++) if (pairs.hit[k] === 1) this.resolvePair(ctx, k);
     }
+  }
+
+  /**
+   * A pair needs the response's correction: true, except in fromSolve's detection, which changes no state: it
+   * stops there (FS_ABORTED) and the broad phase's detection runs instead.
+   */
+  private corrects(): boolean {
+    const fs = this.fs;
+    if (fs[FS_ON] === 0) return true;
+    fs[FS_ABORTED] = 1;
+    return false;
   }
 
   /** The pair's surface is bouncy: a collider's own COR > 0, else (body edges, half-planes) the system's. */
@@ -254,7 +346,7 @@ export class ContactResponse {
       const xj = w[2 * (start + j)]!, yj = w[2 * (start + j) + 1]!, xm = w[2 * (start + m)]!, ym = w[2 * (start + m) + 1]!;
       if ((yj > py) !== (ym > py) && px < ((xm - xj) * (py - yj)) / (ym - yj) + xj) inside = !inside;
     }
-    if (!inside) return;
+    if (!inside || !this.corrects()) return;
     let best = Infinity, bx = 0, by = 0, bnx = 0, bny = 0;
     for (let j = 0; j < cnt; j++) {
       const j2 = j + 1 === cnt ? 0 : j + 1;
@@ -354,8 +446,8 @@ export class ContactResponse {
    */
   private gate(ctx: StepContext, k: number, item: number): boolean {
     if (!this.implicitOn) return true;
-    if (!(item >= 0 && item < this.bnd.nE) && this.bouncyItem(ctx, item)) return true;
-    if (this.rq[R_PEN]! > this.rq[R_RT]! && this.pairs.covered[k] === 0) return true;
+    if (!(item >= 0 && item < this.bnd.nE) && this.bouncyItem(ctx, item)) return this.corrects();
+    if (this.rq[R_PEN]! > this.rq[R_RT]! && this.pairs.covered[k] === 0) return this.corrects();
     this.rq[R_IMP] = 0;
     this.record(k);
     return false;

@@ -261,6 +261,17 @@ export class Pipeline {
     this.failParticle = firstParticle;
   }
 
+  /**
+   * No user system runs between the forces stage's candidate search and the response (after the forces stage,
+   * around the solve, before the response): the state the response sees is the solve's, and the colliders are
+   * those the search saw, so the response may take its pairs from the search (ContactResponse.fromSolve).
+   */
+  solvedAsSearched(): boolean {
+    if (this.userSystemsMuted) return true;
+    return this.afterStage[FORCES]!.length === 0 && this.beforeStage[SOLVE]!.length === 0 &&
+      this.afterStage[SOLVE]!.length === 0 && this.beforeStage[RESPONSE]!.length === 0;
+  }
+
   /** One stage: the systems before it, its own work, the systems after it (timed when profiling). */
   private run(i: number, work: StageFn): void {
     const t0 = this.profile ? now() : 0;
@@ -452,7 +463,7 @@ function solveStage(p: Pipeline): void {
 
 function responseStage(p: Pipeline): void {
   if (p.sleep.resting) return;
-  p.contact.respond(p.ctx);
+  p.contact.respond(p.ctx, p.solvedAsSearched());
 }
 
 function writebackStage(p: Pipeline): void {
