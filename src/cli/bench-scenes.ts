@@ -25,6 +25,8 @@
  * step, and for Elastica the scene's build time and the JIT warm-up it paid (cold rows).
  */
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { PhysicsWorld, warmUpEngine } from '../world';
 import { SoftSim } from '../game/sim';
 import { makeJellyPile } from './bench-jellies';
@@ -71,10 +73,20 @@ export interface SceneResult {
   /** Index of the largest step. */
   maxStepAt: number;
   windows: SceneWindow[];
-  /** Stirred: contact-pattern rebuilds, fail-safe steps, external (array buffer) memory at the start and end (MB). */
+  /**
+   * Contact-pattern rebuilds, fail-safe steps, external (array buffer) memory at the start and end (MB; the
+   * stirred scene's after a full garbage collection, as retainedMB).
+   */
   rebuilds?: number;
   failSafeSteps?: number;
   memoryMB?: [number, number];
+  /**
+   * Stirred, Elastica: array buffer memory still held after a full garbage collection (MB), at the start and after
+   * each block (the collections run outside the timed steps). Without them the figure counts garbage not collected
+   * yet too (a contact-pattern rebuild leaves its old solver's arrays to the collector): what the world keeps is
+   * this. Absent where Node cannot collect on demand.
+   */
+  retainedMB?: number[];
   error?: string;
   note?: string;
 }
@@ -268,6 +280,14 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
   const resting = new Uint8Array(steps);
   let touching = 0;
   const rebuilds0 = world.lastStats.contactRebuildsTotal;
+  const collect = name === 'stirred' ? collector() : null;
+  const retained: number[] = [];
+  const keep = (): void => {
+    if (!collect) return;
+    collect();
+    retained.push(r3(process.memoryUsage().arrayBuffers / 1048576));
+  };
+  keep();
   const mem0 = process.memoryUsage().arrayBuffers;
   for (let s = 0; s < steps; s++) {
     if (drive) drive(s);
@@ -277,6 +297,7 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
     iters[s] = world.lastStats.newtonIters;
     resting[s] = world.lastStats.resting ? 1 : 0;
     touching = world.lastStats.contactTouching;
+    if ((s + 1) % block === 0 || s + 1 === steps) keep();
   }
   const mem1 = process.memoryUsage().arrayBuffers;
   let maxAt = 0;
@@ -288,8 +309,27 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
     windows: windowsFor(name, steps, block, times, iters, sleeping ? resting : null),
     rebuilds: st.contactRebuildsTotal - rebuilds0, failSafeSteps: st.failSafeSteps,
     memoryMB: [r3(mem0 / 1048576), r3(mem1 / 1048576)],
+    ...(collect ? { retainedMB: retained } : {}),
     note: `touching pairs at the end: ${touching}`,
   };
+}
+
+let gcFn: (() => void) | null | undefined;
+/**
+ * A full garbage collection on demand (the bench only: bench.ts's heap readings and the stirred scene's memory):
+ * Node exposes `gc` to code compiled after the flag is set, so a new context's global has it. Null when that fails
+ * (another runtime).
+ */
+export function collector(): (() => void) | null {
+  if (gcFn !== undefined) return gcFn;
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('gc');
+    gcFn = typeof gc === 'function' ? (gc as () => void) : null;
+  } catch {
+    gcFn = null;
+  }
+  return gcFn;
 }
 
 // ---- the same scenes in Rapier 2D -------------------------------------------------------------

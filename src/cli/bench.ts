@@ -31,14 +31,13 @@ import { performance } from 'node:perf_hooks';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { PhysicsWorld } from '../world';
 import { InputError } from '../errors';
 import { MATERIAL_NAMES, type MaterialName } from '../elements';
 import { JELLY, buildJelly, jellyMesh, jellyModulus, makeJellyPile } from './bench-jellies';
 import { STAGES } from '../systems/pipeline';
 import { measureSnapshot, type SnapshotFigures } from './bench-snapshot';
-import { SCENES, SCENE_MODES, runSceneElastica, runSceneRapier, type SceneMode, type SceneName, type SceneResult } from './bench-scenes';
+import { collector, SCENES, SCENE_MODES, runSceneElastica, runSceneRapier, type SceneMode, type SceneName, type SceneResult } from './bench-scenes';
 
 export interface BenchOptions {
   json?: boolean;
@@ -156,7 +155,6 @@ function round(x: number, d = 3): number {
   return Math.round(x * s) / s;
 }
 
-let gcFn: (() => void) | null = null;
 
 /** V8 heap in use plus external (ArrayBuffer) memory, without collecting. */
 function heapNow(): number {
@@ -242,11 +240,9 @@ export const STEADY_DROP = 0.05;
  * freed, and retained growth read −0.6…+0.3 KB/step of noise.
  */
 function heapUsed(): number {
-  if (!gcFn) {
-    v8.setFlagsFromString('--expose-gc');
-    gcFn = runInNewContext('gc') as () => void;
-  }
-  for (let k = 0; k < 6; k++) gcFn();
+  const gc = collector();
+  if (!gc) throw new Error('bench: no garbage collection on demand in this runtime');
+  for (let k = 0; k < 6; k++) gc();
   return process.memoryUsage().heapUsed;
 }
 
