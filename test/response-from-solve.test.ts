@@ -39,7 +39,7 @@ interface Scene {
 }
 
 /** Steps `make()` twice side by side, one world with a no-op system after the solve; the first differing step or −1. */
-function sideBySide(make: () => Scene, steps: number): { firstDifference: number; touching: number } {
+function withAndWithoutShortcut(make: () => Scene, steps: number): { firstDifference: number; touching: number } {
   const a = make(), b = make();
   b.world.addSystem('solve', () => {});
   const P = a.world.c.Particle, Q = b.world.c.Particle;
@@ -107,7 +107,7 @@ function smallPile(): Scene {
 describe('the response from the solve candidates', () => {
   it('finds what the broad phase finds among every collider kind, landing and at rest', () => {
     spy();
-    const r = sideBySide(() => colliderPage(false), 420);
+    const r = withAndWithoutShortcut(() => colliderPage(false), 420);
     expect(r.firstDifference).toBe(-1);
     expect(r.touching).toBeGreaterThan(5);
     // the world without the system took the shortcut in most steps (its twin never reaches it: the system)
@@ -116,7 +116,7 @@ describe('the response from the solve candidates', () => {
 
   it('finds what the broad phase finds in a pile with friction, with sleeping on', () => {
     spy();
-    const r = sideBySide(() => {
+    const r = withAndWithoutShortcut(() => {
       const s = smallPile();
       s.world.sleeping = true;
       return s;
@@ -144,7 +144,7 @@ describe('the response from the solve candidates', () => {
     }
     expect(takenWhileMoving).toBe(0);
     expect(outcome.taken).toBeGreaterThan(0);
-    expect(sideBySide(make, 250).firstDifference).toBe(-1);
+    expect(withAndWithoutShortcut(make, 250).firstDifference).toBe(-1);
   });
 
   it('hands a particle ending inside a polygon to the broad phase, which pushes it out', () => {
@@ -170,6 +170,6 @@ describe('the response from the solve candidates', () => {
     s.world.step();
     expect(outcome.declined).toBeGreaterThan(0);
     expect(inside()).toBeLessThan(before);
-    expect(sideBySide(make, 60).firstDifference).toBe(-1);
+    expect(withAndWithoutShortcut(make, 60).firstDifference).toBe(-1);
   });
 });
