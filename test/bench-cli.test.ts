@@ -118,4 +118,14 @@ describe('elastica bench', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/7k/);
   }, 60_000);
+
+  it('the stirred scene reports the memory the world keeps after a full collection, at the start and after each block', async () => {
+    const { runSceneElastica } = await import('../src/cli/bench-scenes');
+    const row = runSceneElastica('stirred', 'warm', { steps: 25, block: 10 });
+    // the start, steps 10 and 20, and the last step
+    expect(row.retainedMB).toHaveLength(4);
+    for (const mb of row.retainedMB!) expect(mb).toBeGreaterThan(0);
+    expect(row.windows.map((w) => w.steps)).toEqual([10, 10, 5]);
+    expect(row.memoryMB).toEqual([row.retainedMB![0], row.retainedMB![3]]);
+  }, 60_000);
 });

@@ -284,6 +284,8 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
   const retained: number[] = [];
   const keep = (): void => {
     if (!collect) return;
+    // twice: an array buffer found dead by one collection may still be counted until the next one frees its store
+    collect();
     collect();
     retained.push(r3(process.memoryUsage().arrayBuffers / 1048576));
   };
