@@ -38,6 +38,8 @@ export interface ContactTerm {
   maxStepTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
   /** out[0] ← min(out[0], maxStep(x, dx)) (out[0] kept when the bound is not smaller, or NaN). */
   maxStepMinTo(x: Float64Array, dx: Float64Array, out: Float64Array): void;
+  /** touched[comp[i]] ← 1 for every node i of a contact candidate, guards left out (comp: flattened island labels). */
+  markIslands(comp: Int32Array, touched: Uint8Array): void;
   /**
    * Friction stick prediction (src/collision/implicit.ts, docs/contact.md): stickKeep(false) drops
    * every prediction; stickRefresh drops those of pairs whose slip at x is within ε and returns how
@@ -50,8 +52,6 @@ export interface ContactTerm {
    * iteration and its call sites never first run late in a game (a call site without type feedback
    * deoptimizes the Newton step; src/solver/newton.ts).
    */
-  /** touched[comp[i]] ← 1 for every node i of a contact candidate, guards left out (comp: flattened island labels). */
-  markIslands(comp: Int32Array, touched: Uint8Array): void;
   stickKeep(keep: boolean): void;
   stickRefresh(x: Float64Array): number;
   stickAddRhs(x: Float64Array, scale: number, rhs: Float64Array): void;
