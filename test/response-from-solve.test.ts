@@ -10,8 +10,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ContactResponse } from '../src/collision/response';
 import { SoftSim } from '../src/game/sim';
-import { PhysicsWorld } from '../src/world';
-import { meshBox, meshCircle } from '../src/mesh';
+import { addJelly20, contactWorld } from '../src/cli/bench-scenes';
+import type { PhysicsWorld } from '../src/world';
 
 /** fromSolve's outcomes while a test runs: taken (the broad phase skipped) or not. */
 const outcome = { taken: 0, declined: 0 };
@@ -81,26 +81,10 @@ function colliderPage(sleeping: boolean): Scene {
   return { world: sim.world };
 }
 
-/** Six jellies dropped into a 3 m box with friction (the bench pile's kind, smaller). */
+/** Six of the bench pile's jellies (boxes and discs, alternating) dropped into a 3 m box with friction. */
 function smallPile(): Scene {
-  const world = new PhysicsWorld({ dt: 1 / 60 });
-  world.contacts.enabled = true;
-  world.contacts.friction = 0.5;
-  world.addHalfplane(0, 0, 0, 1);
-  world.addHalfplane(-1.5, 0, 1, 0);
-  world.addHalfplane(1.5, 0, -1, 0);
-  for (let j = 0; j < 6; j++) {
-    const mesh = j % 2 === 0 ? meshBox(0.6, 0.6, 6, 6) : meshCircle(0.33, 4);
-    const cx = -0.9 + 0.9 * (j % 3) + (j >= 3 ? 0.12 : -0.05), cy = 0.5 + 0.9 * Math.floor(j / 3);
-    const body = world.createBody();
-    const ids: number[] = [];
-    for (let v = 0; v < mesh.positions.length / 2; v++) {
-      ids.push(world.addParticle({ x: cx + mesh.positions[2 * v]!, y: cy + mesh.positions[2 * v + 1]!, m: 0, radius: 0.02, body }));
-    }
-    for (let t = 0; t < mesh.triangles.length; t += 3) {
-      world.addTriangle(ids[mesh.triangles[t]!]!, ids[mesh.triangles[t + 1]!]!, ids[mesh.triangles[t + 2]!]!, { youngsModulus: 5e4, poissonRatio: 0.3, density: 40 });
-    }
-  }
+  const world = contactWorld([[0, 0, 0, 1], [-1.5, 0, 1, 0], [1.5, 0, -1, 0]]);
+  for (let j = 0; j < 6; j++) addJelly20(world, j, -0.9 + 0.9 * (j % 3) + (j >= 3 ? 0.12 : -0.05), 0.5 + 0.9 * Math.floor(j / 3));
   return { world };
 }
 

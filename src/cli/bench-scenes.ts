@@ -178,7 +178,7 @@ function buildRow20(): Built {
 }
 
 /** A game-mode world at 60 Hz with contact (friction 0.5) and the half-planes given as (px, py, nx, ny). */
-function contactWorld(halfplanes: [number, number, number, number][]): PhysicsWorld {
+export function contactWorld(halfplanes: [number, number, number, number][]): PhysicsWorld {
   const world = new PhysicsWorld({ dt: 1 / 60 });
   world.contacts.enabled = true;
   world.contacts.friction = 0.5;
@@ -187,7 +187,7 @@ function contactWorld(halfplanes: [number, number, number, number][]): PhysicsWo
 }
 
 /** Jelly j of pile20 and row20 at (cx, cy): a box meshBox(0.6, 0.6, 6, 6) of 72 triangles (even j) or a disc meshCircle(0.33, 4) of 96. */
-function addJelly20(world: PhysicsWorld, j: number, cx: number, cy: number): void {
+export function addJelly20(world: PhysicsWorld, j: number, cx: number, cy: number): void {
   const mesh = j % 2 === 0 ? meshBox(0.6, 0.6, 6, 6) : meshCircle(0.33, 4);
   addBody(world, mesh.positions, mesh.triangles, cx, cy, { youngsModulus: 5e4, poissonRatio: 0.3, density: 40 });
 }
