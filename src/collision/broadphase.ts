@@ -32,6 +32,14 @@ export class ItemBroadphase {
   readonly grow = new Float64Array(1);
 
   /**
+   * World boxes of the last `boxes()` (4 per item: min x, min y, max x, max y), exactly as `fill` puts them into
+   * the hash (a query's overlap test reads the same numbers): the candidate search's skin lists filter by them.
+   */
+  itemBox: Float64Array = new Float64Array(0);
+  /** Items of the last `boxes()`. */
+  nItems = 0;
+
+  /**
    * Fill and build the hash: the boundary's edges over A, B, C; collider segments and circles at
    * their end pose (allPoses = 0) or both poses (1); polygons when withPolygons = 1.
    */
@@ -39,13 +47,27 @@ export class ItemBroadphase {
     s: ContactSettings, bnd: ContactBoundary, cols: KinematicColliders,
     A: Float64Array, B: Float64Array, C: Float64Array, allPoses: number, withPolygons: number,
   ): void {
+    this.boxes(s, bnd, cols, A, B, C, allPoses, withPolygons);
+    this.pad[0] = 0;
+    this.hashBoxes();
+  }
+
+  /**
+   * The items' boxes (`itemBox`, `edgeBox`; the fill's configurations and poses as in `fill`) and the cell size
+   * (`hash.grid`), without building the hash.
+   */
+  boxes(
+    s: ContactSettings, bnd: ContactBoundary, cols: KinematicColliders,
+    A: Float64Array, B: Float64Array, C: Float64Array, allPoses: number, withPolygons: number,
+  ): void {
     const nE = bnd.nE, nS = cols.nS, nC = cols.nC, nP = withPolygons === 1 ? cols.nP : 0;
+    const n = nE + nS + nC + nP;
     let cell = s.cellSize;
     if (!(cell > 0)) cell = bnd.meanEdge > 0 ? 2 * bnd.meanEdge : Math.max(8 * bnd.maxRadius, 0.1);
-    const hash = this.hash, hq = hash.q;
-    hash.grid[0] = cell; // begin's doubles, here (SpatialHash.grid)
-    hash.grid[1] = 1 / cell;
-    hash.beginQ(nE + nS + nC + nP);
+    this.hash.grid[0] = cell; // begin's doubles, here (SpatialHash.grid)
+    this.hash.grid[1] = 1 / cell;
+    this.nItems = n;
+    const ib = this.itemBox = growF(this.itemBox, 4 * n);
     const mr = bnd.maxRadius, ex = this.grow[0]!;
     const ec = this.edgeBox = growF(this.edgeBox, 4 * nE);
     const ea = bnd.ea, eb = bnd.eb, eRad = bnd.eRad;
@@ -56,41 +78,74 @@ export class ItemBroadphase {
       ec[o + 1] = Math.min(A[a + 1]!, A[b + 1]!, B[a + 1]!, B[b + 1]!, C[a + 1]!, C[b + 1]!);
       ec[o + 2] = Math.max(A[a]!, A[b]!, B[a]!, B[b]!, C[a]!, C[b]!);
       ec[o + 3] = Math.max(A[a + 1]!, A[b + 1]!, B[a + 1]!, B[b + 1]!, C[a + 1]!, C[b + 1]!);
-      hq[0] = ec[o]! - r;
-      hq[1] = ec[o + 1]! - r;
-      hq[2] = ec[o + 2]! + r;
-      hq[3] = ec[o + 3]! + r;
-      hash.setBoxQ(k);
+      ib[o] = ec[o]! - r;
+      ib[o + 1] = ec[o + 1]! - r;
+      ib[o + 2] = ec[o + 2]! + r;
+      ib[o + 3] = ec[o + 3]! + r;
     }
     // the first pose read: 0 (start pose) or the end pose again (the same box as the end pose alone)
     const sf = allPoses === 1 ? 0 : 4, cf = allPoses === 1 ? 0 : 2;
     const sg = cols.seg, segRad = cols.segRad;
     for (let k = 0; k < nS; k++) {
-      const o = 8 * k, r = segRad[k]! + mr;
-      hq[0] = Math.min(sg[o + sf]!, sg[o + sf + 2]!, sg[o + 4]!, sg[o + 6]!) - r;
-      hq[1] = Math.min(sg[o + sf + 1]!, sg[o + sf + 3]!, sg[o + 5]!, sg[o + 7]!) - r;
-      hq[2] = Math.max(sg[o + sf]!, sg[o + sf + 2]!, sg[o + 4]!, sg[o + 6]!) + r;
-      hq[3] = Math.max(sg[o + sf + 1]!, sg[o + sf + 3]!, sg[o + 5]!, sg[o + 7]!) + r;
-      hash.setBoxQ(nE + k);
+      const o = 8 * k, r = segRad[k]! + mr, q = 4 * (nE + k);
+      ib[q] = Math.min(sg[o + sf]!, sg[o + sf + 2]!, sg[o + 4]!, sg[o + 6]!) - r;
+      ib[q + 1] = Math.min(sg[o + sf + 1]!, sg[o + sf + 3]!, sg[o + 5]!, sg[o + 7]!) - r;
+      ib[q + 2] = Math.max(sg[o + sf]!, sg[o + sf + 2]!, sg[o + 4]!, sg[o + 6]!) + r;
+      ib[q + 3] = Math.max(sg[o + sf + 1]!, sg[o + sf + 3]!, sg[o + 5]!, sg[o + 7]!) + r;
     }
     const ci = cols.circ;
     for (let k = 0; k < nC; k++) {
-      const o = 5 * k, r = ci[o + 4]! + mr;
-      hq[0] = Math.min(ci[o + cf]!, ci[o + 2]!) - r;
-      hq[1] = Math.min(ci[o + cf + 1]!, ci[o + 3]!) - r;
-      hq[2] = Math.max(ci[o + cf]!, ci[o + 2]!) + r;
-      hq[3] = Math.max(ci[o + cf + 1]!, ci[o + 3]!) + r;
-      hash.setBoxQ(nE + nS + k);
+      const o = 5 * k, r = ci[o + 4]! + mr, q = 4 * (nE + nS + k);
+      ib[q] = Math.min(ci[o + cf]!, ci[o + 2]!) - r;
+      ib[q + 1] = Math.min(ci[o + cf + 1]!, ci[o + 3]!) - r;
+      ib[q + 2] = Math.max(ci[o + cf]!, ci[o + 2]!) + r;
+      ib[q + 3] = Math.max(ci[o + cf + 1]!, ci[o + 3]!) + r;
     }
     const pb = cols.polyBox;
     for (let k = 0; k < nP; k++) {
-      const o = 4 * k;
-      hq[0] = pb[o]! - mr;
-      hq[1] = pb[o + 1]! - mr;
-      hq[2] = pb[o + 2]! + mr;
-      hq[3] = pb[o + 3]! + mr;
-      hash.setBoxQ(nE + nS + nC + k);
+      const o = 4 * k, q = 4 * (nE + nS + nC + k);
+      ib[q] = pb[o]! - mr;
+      ib[q + 1] = pb[o + 1]! - mr;
+      ib[q + 2] = pb[o + 2]! + mr;
+      ib[q + 3] = pb[o + 3]! + mr;
     }
+  }
+
+  /**
+   * Build the hash over the last `boxes()`, each box grown by `pad[0]` (0: as they are; the skin lists' builds
+   * grow them by their skin).
+   */
+  hashBoxes(): void {
+    const hash = this.hash;
+    hash.beginQ(this.nItems);
+    hashBoxKernel(this.nItems, this.itemBox, this.pad, hash.q, hash);
     hash.build();
+  }
+
+  /** hashBoxes' growth of every box (a double in an array: no double crosses the call). */
+  readonly pad = new Float64Array(1);
+}
+
+/** Every item's box, grown by pad[0], into the hash (through its scratch q). */
+function hashBoxKernel(n: number, ib: Float64Array, pad: Float64Array, hq: Float64Array, hash: SpatialHash): void {
+  const g = pad[0]!;
+  if (g === 0) {
+    for (let k = 0; k < n; k++) {
+      const o = 4 * k;
+      hq[0] = ib[o]!;
+      hq[1] = ib[o + 1]!;
+      hq[2] = ib[o + 2]!;
+      hq[3] = ib[o + 3]!;
+      hash.setBoxQ(k);
+    }
+    return;
+  }
+  for (let k = 0; k < n; k++) {
+    const o = 4 * k;
+    hq[0] = ib[o]! - g;
+    hq[1] = ib[o + 1]! - g;
+    hq[2] = ib[o + 2]! + g;
+    hq[3] = ib[o + 3]! + g;
+    hash.setBoxQ(k);
   }
 }

@@ -19,7 +19,7 @@
  */
 import type { StepContext } from '../solver/context';
 import type { SymPattern } from '../solver/pattern';
-import { growF, growI } from './buffers';
+import { growF, growI, growU8 } from './buffers';
 import { emptyBoundary, type ContactBoundary } from './boundary';
 import type { ItemBroadphase } from './broadphase';
 import { bouncyCollider, frictionInto, type KinematicColliders } from './colliders';
@@ -30,6 +30,7 @@ import {
 } from './implicit';
 import type { PatternBook } from './pattern-book';
 import type { ContactSettings } from './settings';
+import { SK_EX, SK_SKIN, SK_WANT, SKIN_BUILT, SKIN_NONE, SkinLists } from './skin-lists';
 
 /** Offsets of `sq`, the search's doubles: κ per unit mass (stiffness / h²), friction ε (ε_v h), trust-region δ, h. */
 const S_KS = 0, S_EPS = 1, S_DL = 2, S_H = 3;
@@ -43,6 +44,9 @@ export const P_TLX = 9, P_TLY = 10, P_THX = 11, P_THY = 12;
 export const P_REACH = 13, P_DL = 14, P_TRUST = 15;
 /** Size of `pq` (farFromEdgeAt's tests build one). */
 export const PQ_N = 16;
+
+/** The skin lists' σ (skin-lists.ts), in units of the candidate margin at the smallest radius (margin · r_min). */
+const SKIN = 0.5;
 
 /**
  * Rounding margin of farFromEdgeAt, relative: far above the few ulps by which a computed
@@ -137,6 +141,11 @@ export class CandidateSearch {
   private pattern: SymPattern | null = null;
   /** 1 when the trust region is on (δ > 0). */
   private trust = 0;
+  /** Each particle's query box (4 each; the search's first pass) and 1 when it queries the broad phase. */
+  private qb: Float64Array = new Float64Array(0);
+  private qf: Uint8Array = new Uint8Array(0);
+  /** The broad phase's skin lists (skin-lists.ts): the hash built and queried only when a box left its skin. */
+  readonly skin = new SkinLists();
 
   private readonly s: ContactSettings;
   private readonly cols: KinematicColliders;
@@ -200,8 +209,39 @@ export class CandidateSearch {
     const ex = dl - dl0;
     sq[S_DL] = dl;
     bp.grow[0] = ex;
-    bp.fill(s, bnd, cols, x0, xp, xe, 0, 0);
+    bp.boxes(s, bnd, cols, x0, xp, xe, 0, 0);
     const hash = bp.hash, hq = hash.q;
+    // each particle's query box (below) and whether it queries: an interior mesh node meets no edge (edge()
+    // skips it) and, without mass, no collider shape: its query would find nothing to test
+    const qb = this.qb = growF(this.qb, 4 * n), qf = this.qf = growU8(this.qf, n);
+    for (let i = 0; i < n; i++) {
+      const X0 = x0[2 * i]!, Y0 = x0[2 * i + 1]!, X1 = xp[2 * i]!, Y1 = xp[2 * i + 1]!, X2 = xe[2 * i]!, Y2 = xe[2 * i + 1]!;
+      if (nItems === 0 || (bnd.surface[i] === 0 && (nItems === nE || !(invMass[i]! > 0 && mass[2 * i]! > 0)))) {
+        qf[i] = 0;
+        continue;
+      }
+      qf[i] = 1;
+      const slack = s.margin * bnd.radius[i]! + 0.1 * (Math.abs(X1 - X0) + Math.abs(Y1 - Y0));
+      const g = bnd.radius[i]! + mr + slack + ex;
+      qb[4 * i] = Math.min(X0, X1, X2) - g;
+      qb[4 * i + 1] = Math.min(Y0, Y1, Y2) - g;
+      qb[4 * i + 2] = Math.max(X0, X1, X2) + g;
+      qb[4 * i + 3] = Math.max(Y0, Y1, Y2) + g;
+    }
+    // the skin lists give each particle the hash query's items; without them (off, or a box not finite) the
+    // hash is built over the exact boxes and queried
+    const skin = this.skin, sk = skin.sk, want = SKIN * s.margin * bnd.minRadius;
+    sk[SK_WANT] = want;
+    const got = skin.on && nItems > 0 ? skin.ensure(bp, n, qb, qf, sk[SK_SKIN] === want && ex >= sk[SK_EX]! ? 1 : 0) : SKIN_NONE;
+    if (got === SKIN_BUILT) {
+      sk[SK_SKIN] = want;
+      sk[SK_EX] = ex;
+    }
+    const lists = got !== SKIN_NONE;
+    if (!lists) {
+      bp.pad[0] = 0;
+      bp.hashBoxes();
+    }
     const st = pot.stageIn;
     st[ST_SLIP] = 0;
     // Trust region (docs/contact.md): each particle's box over xᵗ, x̃ (and xs), grown by δ. A query
@@ -245,16 +285,16 @@ export class CandidateSearch {
       P[P_THX] = thx;
       P[P_THY] = thy;
       if (mi > 0 && s.cor <= 0 && !filter.sensorParticle(i)) this.planes(ctx, i);
-      if (nItems === 0) continue;
-      // an interior mesh node meets no edge (edge() skips it) and, without mass, no collider shape:
-      // its query would find nothing to test
-      if (bnd.surface[i] === 0 && (nItems === nE || !(mi > 0))) continue;
-      const g = r + mr + slack + ex;
-      hq[0] = Math.min(X0, X1, X2) - g;
-      hq[1] = Math.min(Y0, Y1, Y2) - g;
-      hq[2] = Math.max(X0, X1, X2) + g;
-      hq[3] = Math.max(Y0, Y1, Y2) + g;
-      const cnt = hash.queryQ(bp.cand);
+      if (qf[i] !== 1) continue;
+      let cnt: number;
+      if (lists) cnt = skin.filter(i, bp.itemBox, qb, bp.cand);
+      else {
+        hq[0] = qb[4 * i]!;
+        hq[1] = qb[4 * i + 1]!;
+        hq[2] = qb[4 * i + 2]!;
+        hq[3] = qb[4 * i + 3]!;
+        cnt = hash.queryQ(bp.cand);
+      }
       const buf = bp.cand.buf;
       for (let c = 0; c < cnt; c++) {
         const item = buf[c]!;

@@ -30,6 +30,7 @@ import { rebuildSolver } from '../solver/context';
 import { ItemBroadphase } from './broadphase';
 import { growF } from './buffers';
 import { CandidateSearch } from './candidates';
+import type { SkinLists } from './skin-lists';
 import { KinematicColliders } from './colliders';
 import { ContactEvents, type ContactEvent } from './events';
 import { ContactFilter } from './filter';
@@ -105,6 +106,10 @@ export class ContactSystem {
   /** Collision filters, sensors and one-way colliders of this step (filter.ts). */
   readonly filter = new ContactFilter();
   private readonly search = new CandidateSearch(this.settings, this.colliders, this.broadphase, this.potential, this.book, this.filter);
+  /** The candidate search's skin lists (skin-lists.ts; `on`, and their build and reuse counts: tests and profiling). */
+  get skinLists(): SkinLists {
+    return this.search.skin;
+  }
   private readonly refinement = new Refinement(this.settings, this.potential, this.search);
   private readonly pairs = new ContactPairs();
   private readonly response = new ContactResponse(this.settings, this.colliders, this.broadphase, this.potential, this.pairs, this.filter);
