@@ -60,7 +60,7 @@ describe('skin lists', () => {
           if (x0 <= x1 && y0 <= y1) b.set([x0, y0, x1, y1], k);
         }
       }
-      expect(lists.ensure(bp, n, qb, qf, 1)).not.toBe(SKIN_NONE);
+      if (lists.ensure(bp, n, qb, qf, 1) === SKIN_NONE) continue; // backing off: the search queries the exact hash
       for (let i = 0; i < n; i++) {
         if (qf[i] !== 1) continue;
         const k = lists.filter(i, bp.itemBox, qb, out); // may grow out.buf: read it after
@@ -91,10 +91,41 @@ describe('skin lists', () => {
     expect(lists.ensure(bp, 10, qb, qf, 1)).toBe(SKIN_HELD);
     qf[4] = 1; // no list was built for it
     expect(lists.ensure(bp, 10, qb, qf, 1)).toBe(SKIN_BUILT);
+    expect(lists.ensure(bp, 10, qb, qf, 1)).toBe(SKIN_HELD);
     expect(lists.ensure(bp, 10, qb, qf, 0)).toBe(SKIN_BUILT); // another skin, or a smaller trust growth (the search decides)
+    expect(lists.ensure(bp, 10, qb, qf, 1)).toBe(SKIN_HELD);
     expect(lists.ensure(bp, 9, qb, qf, 1)).toBe(SKIN_BUILT); // another particle count
     expect(lists.ensure(bp, 9, qb, qf, 1)).toBe(SKIN_HELD);
-    expect([lists.builds, lists.reuses]).toEqual([4, 2]);
+    expect([lists.builds, lists.reuses, lists.skipped]).toEqual([4, 4, 0]);
+  });
+
+  it('back off after builds that served no search (1, 3, 7, then 15 searches on the exact hash), until one does', () => {
+    const rand = mulberry32(4);
+    const bp = new ItemBroadphase();
+    bp.hash.grid[0] = 1;
+    bp.hash.grid[1] = 1;
+    bp.itemBox = randomBoxes(rand, 20, 0.3, 3);
+    bp.nItems = 20;
+    const qb = randomBoxes(rand, 10, 0.3, 3), qf = new Uint8Array(10).fill(1);
+    const lists = new SkinLists();
+    lists.sk[SK_WANT] = 0.1;
+    const seq: string[] = [];
+    const name = { [SKIN_NONE]: 'n', [SKIN_HELD]: 'h', [SKIN_BUILT]: 'B' } as Record<number, string>;
+    // every box moves by 2 σ between searches: no list serves a search
+    for (let k = 0; k < 47; k++) {
+      for (let j = 0; j < bp.itemBox.length; j++) bp.itemBox[j] = bp.itemBox[j]! + 0.2;
+      seq.push(name[lists.ensure(bp, 10, qb, qf, 1)]!);
+    }
+    expect(seq.join('')).toBe('BnB' + 'nnn' + 'B' + 'n'.repeat(7) + 'B' + 'n'.repeat(15) + 'B' + 'n'.repeat(15) + 'B');
+    // at rest: the next build serves the searches after it, and a build wasted after that skips one search again
+    const rest: string[] = [];
+    for (let k = 0; k < 18; k++) rest.push(name[lists.ensure(bp, 10, qb, qf, 1)]!);
+    expect(rest.join('')).toBe('h'.repeat(18));
+    for (let j = 0; j < bp.itemBox.length; j++) bp.itemBox[j] = bp.itemBox[j]! + 0.2;
+    expect(lists.ensure(bp, 10, qb, qf, 1)).toBe(SKIN_BUILT);
+    for (let j = 0; j < bp.itemBox.length; j++) bp.itemBox[j] = bp.itemBox[j]! + 0.2;
+    expect(lists.ensure(bp, 10, qb, qf, 1)).toBe(SKIN_NONE);
+    expect(lists.ensure(bp, 10, qb, qf, 1)).toBe(SKIN_BUILT);
   });
 
   it('are not used for a box with a bound that is not finite or a minimum above its maximum: the search then queries the exact hash', () => {
@@ -111,8 +142,10 @@ describe('skin lists', () => {
         const lists = new SkinLists();
         lists.sk[SK_WANT] = 0.1;
         expect(lists.ensure(bp, 4, qb, qf, 1)).toBe(SKIN_BUILT);
+        expect(lists.ensure(bp, 4, qb, qf, 1)).toBe(SKIN_HELD); // served a search: no backing off below
         (which === 'item' ? bp.itemBox : qb)[4 + at] = bad;
         expect(lists.ensure(bp, 4, qb, qf, 1)).toBe(SKIN_NONE);
+        expect([lists.builds, lists.skipped]).toEqual([1, 0]); // the build gave up on the box
       }
     }
   });

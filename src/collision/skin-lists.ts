@@ -27,7 +27,10 @@ import type { ItemBroadphase } from './broadphase';
  */
 export const SK_SKIN = 0, SK_EX = 1, SK_WANT = 2;
 
-/** What `ensure` did: no lists (a box not finite or not proper), the lists held, or built now. */
+/** Most searches skipped between builds that were wasted (SkinLists.ensure). */
+export const SKIN_SKIP_MAX = 15;
+
+/** What `ensure` did: no lists (a box not finite or not proper, or backing off), the lists held, or built now. */
 export const SKIN_NONE = 0, SKIN_HELD = 1, SKIN_BUILT = 2;
 
 export class SkinLists {
@@ -47,9 +50,15 @@ export class SkinLists {
   /** CSR lists: particle i's items are items[start[i] .. start[i + 1]), ascending. */
   private start: Int32Array = new Int32Array(1);
   private items: Int32Array = new Int32Array(0);
-  /** Builds and searches served from held lists (tests and profiling). */
+  /** 1 from a build until the lists serve a search: a build that never does was wasted. */
+  private unused = 0;
+  /** Searches the lists skip (the hash queried as before) after the last wasted build, and how many are left. */
+  private skip = 0;
+  private wait = 0;
+  /** Builds, searches served from held lists, and searches that skipped the lists (tests and profiling). */
   builds = 0;
   reuses = 0;
+  skipped = 0;
 
   /** Drop the lists (the next search builds them). */
   clear(): void {
@@ -61,13 +70,28 @@ export class SkinLists {
    * the particles with `qf[i]` = 1. `same` is 1 when the lists held were built with sk[SK_WANT] as their skin and a
    * trust growth no larger than this search's. Returns SKIN_HELD (the lists held cover it), SKIN_BUILT (built now,
    * with the skin sk[SK_WANT]: the caller records it and the trust growth in `sk`), or SKIN_NONE (a box not
-   * finite or not proper: the caller then builds the hash over the exact boxes and queries it).
+   * finite or not proper, or backing off after wasted builds: the caller then builds the hash over the exact boxes
+   * and queries it).
    */
   ensure(bp: ItemBroadphase, n: number, qb: Float64Array, qf: Uint8Array, same: number): number {
     if (this.valid === 1 && same === 1 && bp.nItems === this.nItems && n === this.n &&
       inside(bp.nItems, bp.itemBox, this.gItem, null) && inside(n, qb, this.gQuery, qf) && hadList(n, qf, this.has)) {
       this.reuses++;
+      this.unused = 0;
+      this.skip = 0;
       return SKIN_HELD;
+    }
+    // Lists built and left before they served a search (every body or a collider moving by more than σ a step: a
+    // stirred pile) cost more than the hash alone: back off, skipping 1, 3, 7 and then 15 searches between builds.
+    if (this.valid === 1 && this.unused === 1) {
+      this.skip = Math.min(2 * this.skip + 1, SKIN_SKIP_MAX);
+      this.wait = this.skip;
+    }
+    this.valid = 0;
+    if (this.wait > 0) {
+      this.wait--;
+      this.skipped++;
+      return SKIN_NONE;
     }
     return this.build(bp, n, qb, qf) ? SKIN_BUILT : SKIN_NONE;
   }
@@ -106,6 +130,7 @@ export class SkinLists {
     this.nItems = nI;
     this.n = n;
     this.valid = 1;
+    this.unused = 1;
     this.builds++;
     return true;
   }
