@@ -75,7 +75,7 @@ describe('restore writes only what differs', () => {
     expect(r.lines).toContain('--restore-end');
     // the code the restore used to deoptimize was optimized before it (else this test could not fail)
     const before = r.lines.slice(0, begin).join('\n');
-    for (const f of ['detect', 'search', 'fill']) expect(before).toMatch(new RegExp(`completed compiling .*<JSFunction ${f} .*target TURBOFAN`));
+    for (const f of ['detect', 'search', 'boxes']) expect(before).toMatch(new RegExp(`completed compiling .*<JSFunction ${f} .*target TURBOFAN`));
     const marked = r.between('--restore-begin', '--restore-end').filter((l) => l.includes('marking dependent code'));
     expect(marked).toEqual([]);
   }, 60_000);
