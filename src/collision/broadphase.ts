@@ -4,6 +4,9 @@
  * detection (response.ts). Both then query it with a particle's box in hash.q: the search for the
  * items whose boxes overlap it (hash.queryQ(cand)), the detection for every item of the cells it covers
  * (hash.queryCellsQ(cand): its corrections move items between its narrow tests, after the fill).
+ * `fill` is `boxes` (every item's box into `itemBox`) then `hashBoxes` (the hash over them, each grown by
+ * pad[0]): the search computes the boxes every time and builds the hash only when its skin lists need it
+ * (skin-lists.ts), over boxes grown by their skin.
  *
  * Item numbers: [0, nE) boundary edges (boundary.ts), then the collider shapes of this step
  * (colliders.ts): nS segments (polygon edges included), nC circles, and — for the post-solve

@@ -5,7 +5,8 @@
  *
  * Every particle's box from xᵗ to the prediction x̃ = xᵗ + h v (and a refinement's result xs),
  * grown by r̂ plus the margin, is queried in the broad phase (broadphase.ts) over boundary edges
- * and collider segments and circles at their end pose; half-planes are tested directly. A pair is
+ * and collider segments and circles at their end pose, or taken from its skin list while every box
+ * stays within its skin (skin-lists.ts: the same items); half-planes are tested directly. A pair is
  * a candidate when its exact distance at xᵗ, x̃ or xs is below r̂ + margin or the particle's path
  * crosses the segment; pairs the broad phase met and the narrow test rejected that an iterate can
  * still reach inside the trust region become guards. Order: particles in creation order; per
@@ -228,8 +229,8 @@ export class CandidateSearch {
       qb[4 * i + 2] = Math.max(X0, X1, X2) + g;
       qb[4 * i + 3] = Math.max(Y0, Y1, Y2) + g;
     }
-    // the skin lists give each particle the hash query's items; without them (off, or a box not finite) the
-    // hash is built over the exact boxes and queried
+    // the skin lists give each particle the hash query's items; without them (off, backing off, or a box not finite
+    // or not proper) the hash is built over the exact boxes and queried
     const skin = this.skin, sk = skin.sk, want = SKIN * s.margin * bnd.minRadius;
     sk[SK_WANT] = want;
     const got = skin.on && nItems > 0 ? skin.ensure(bp, n, qb, qf, sk[SK_SKIN] === want && ex >= sk[SK_EX]! ? 1 : 0) : SKIN_NONE;

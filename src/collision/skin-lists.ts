@@ -13,9 +13,11 @@
  * (min ≤ max, as the search's are) with finite bounds at the build: a search that meets another kind builds the
  * hash over its exact boxes and queries it, as before the lists (a NaN comparison is false: never inside).
  *
- * Which items and particles the numbers mean does not matter: the check is on the boxes alone. The lists keep
- * only the counts, the skin, and the trust region's growth they were built with (a search with a smaller one
- * builds them again, so that a refinement's large boxes do not stay in the lists of the steps after it).
+ * Which items and particles the numbers mean does not matter: the check is on the boxes alone, so the lists need no
+ * place in snapshots. Besides the boxes they keep the counts, and (in `sk`, for the caller) the skin and the trust
+ * region's growth they were built with: the search builds them again for another skin or a smaller growth, so that
+ * a refinement's large boxes do not stay in the lists of the steps after it. Lists built and left before they served
+ * a search make `ensure` back off to the hash for a while (scenes in constant motion).
  */
 import { growF, growI, growU8 } from './buffers';
 import type { ItemBroadphase } from './broadphase';
@@ -38,7 +40,7 @@ export class SkinLists {
   on = true;
   /** Doubles, offsets SK_*. */
   readonly sk = new Float64Array(3);
-  /** Whether lists are held (0 before the first build and after a build that met a box not finite). */
+  /** Whether lists are held (0 before the first build, after a build that met a box not finite or not proper, and while backing off). */
   private valid = 0;
   private nItems = -1;
   private n = -1;
@@ -59,11 +61,6 @@ export class SkinLists {
   builds = 0;
   reuses = 0;
   skipped = 0;
-
-  /** Drop the lists (the next search builds them). */
-  clear(): void {
-    this.valid = 0;
-  }
 
   /**
    * Make the lists cover this search: `bp.itemBox` (bp.nItems items), the query boxes `qb` (4 per particle) of
