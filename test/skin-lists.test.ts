@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ItemBroadphase } from '../src/collision/broadphase';
 import { SpatialHash } from '../src/collision/hash';
-import { SK_WANT, SKIN_BUILT, SKIN_HELD, SKIN_NONE, SkinLists } from '../src/collision/skin-lists';
+import { SK_WANT, SKIN_BUILT, SKIN_ESCAPED_MAX, SKIN_HELD, SKIN_NONE, SkinLists } from '../src/collision/skin-lists';
 import { mulberry32 } from '../src/math';
 import { colliderPage, compareTwins, paddlePile, smallPile, type Scene } from './support/twins';
 
@@ -104,8 +104,8 @@ describe('skin lists', () => {
     const bp = new ItemBroadphase();
     bp.hash.grid[0] = 1;
     bp.hash.grid[1] = 1;
-    bp.itemBox = randomBoxes(rand, 20, 0.3, 3);
-    bp.nItems = 20;
+    bp.itemBox = randomBoxes(rand, SKIN_ESCAPED_MAX + 8, 0.3, 3); // more items than may leave their skins
+    bp.nItems = SKIN_ESCAPED_MAX + 8;
     const qb = randomBoxes(rand, 10, 0.3, 3), qf = new Uint8Array(10).fill(1);
     const lists = new SkinLists();
     lists.sk[SK_WANT] = 0.1;
@@ -126,6 +126,41 @@ describe('skin lists', () => {
     for (let j = 0; j < bp.itemBox.length; j++) bp.itemBox[j] = bp.itemBox[j]! + 0.2;
     expect(lists.ensure(bp, 10, qb, qf, 1)).toBe(SKIN_NONE);
     expect(lists.ensure(bp, 10, qb, qf, 1)).toBe(SKIN_BUILT);
+  });
+
+  it('still serve while a few items leave their skins (a moving platform), each then tested by every query', () => {
+    const rand = mulberry32(11);
+    const nItems = 80, n = 60, cell = 0.5, skin = 0.05;
+    const bp = new ItemBroadphase();
+    bp.hash.grid[0] = cell;
+    bp.hash.grid[1] = 1 / cell;
+    bp.itemBox = randomBoxes(rand, nItems, 0.3, 3);
+    bp.nItems = nItems;
+    const qb = randomBoxes(rand, n, 0.4, 3), qf = new Uint8Array(n).fill(1);
+    const lists = new SkinLists();
+    lists.sk[SK_WANT] = skin;
+    const out = { buf: new Int32Array(4) };
+    const movers = [3, 17, 40, 41, 79]; // platforms sweeping across the whole scene
+    let met = 0;
+    for (let round = 0; round < 120; round++) {
+      for (const m of movers) {
+        const x = 3 * rand(), y = 3 * rand();
+        bp.itemBox.set([x, y, x + 0.4, y + 0.2], 4 * m);
+      }
+      const got = lists.ensure(bp, n, qb, qf, 1);
+      expect(got).toBe(round === 0 ? SKIN_BUILT : SKIN_HELD);
+      for (let i = 0; i < n; i++) {
+        const k = lists.filter(i, bp.itemBox, qb, out);
+        const items = Array.from(out.buf.subarray(0, k));
+        expect(items).toEqual(exactItems(bp.itemBox, nItems, cell, qb, i));
+        met += items.filter((j) => movers.includes(j)).length;
+      }
+    }
+    expect(met).toBeGreaterThan(100); // the platforms were met, in and out of the lists' items
+    expect(lists.builds).toBe(1);
+    // more items leaving than SKIN_ESCAPED_MAX: built again
+    for (let m = 0; m <= SKIN_ESCAPED_MAX; m++) bp.itemBox[4 * m] = bp.itemBox[4 * m]! - 1;
+    expect(lists.ensure(bp, n, qb, qf, 1)).toBe(SKIN_BUILT);
   });
 
   it('are not used for a box with a bound that is not finite or a minimum above its maximum: the search then queries the exact hash', () => {

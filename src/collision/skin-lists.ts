@@ -3,7 +3,9 @@
  * while every box stays inside the box it had when the lists were built, grown by a skin σ (Verlet's neighbour
  * lists). A search whose boxes are all inside their grown boxes takes each particle's items from its list
  * instead of building the hash and querying it; otherwise the lists are built again, through the hash, with
- * every box grown by σ.
+ * every box grown by σ. Up to SKIN_ESCAPED_MAX item boxes may have left theirs (a moving platform, a paddle): the
+ * lists still serve, and each of those items is tested against every query box instead, in its place in the
+ * ascending order.
  *
  * The items a list gives are exactly the hash query's (SpatialHash.queryQ: the items whose world boxes overlap
  * the query box, closed intervals, ascending): a current item box and query box that overlap lie inside their
@@ -29,6 +31,9 @@ import type { ItemBroadphase } from './broadphase';
  */
 export const SK_SKIN = 0, SK_EX = 1, SK_WANT = 2;
 
+/** Most items whose boxes left their grown boxes that held lists still serve (each then tested by every query). */
+export const SKIN_ESCAPED_MAX = 32;
+
 /** Most searches skipped between builds that were wasted (SkinLists.ensure). */
 export const SKIN_SKIP_MAX = 15;
 
@@ -52,6 +57,13 @@ export class SkinLists {
   /** CSR lists: particle i's items are items[start[i] .. start[i + 1]), ascending. */
   private start: Int32Array = new Int32Array(1);
   private items: Int32Array = new Int32Array(0);
+  /**
+   * Items whose box left its grown box while the lists still serve (a moving platform or paddle): at most
+   * SKIN_ESCAPED_MAX, ascending, and marked in `escMark`; each search tests them against every query box itself.
+   */
+  private esc: Int32Array = new Int32Array(SKIN_ESCAPED_MAX);
+  private nEsc = 0;
+  private escMark: Uint8Array = new Uint8Array(0);
   /** 1 from a build until the lists serve a search: a build that never does was wasted. */
   private unused = 0;
   /** Searches the lists skip (the hash queried as before) after the last wasted build, and how many are left. */
@@ -71,12 +83,19 @@ export class SkinLists {
    * and queries it).
    */
   ensure(bp: ItemBroadphase, n: number, qb: Float64Array, qf: Uint8Array, same: number): number {
+    clearMarks(this.nEsc, this.esc, this.escMark);
+    this.nEsc = 0;
     if (this.valid === 1 && same === 1 && bp.nItems === this.nItems && n === this.n &&
-      inside(bp.nItems, bp.itemBox, this.gItem, null) && inside(n, qb, this.gQuery, qf) && hadList(n, qf, this.has)) {
-      this.reuses++;
-      this.unused = 0;
-      this.skip = 0;
-      return SKIN_HELD;
+      inside(n, qb, this.gQuery, qf) && hadList(n, qf, this.has)) {
+      this.escMark = growU8(this.escMark, bp.nItems);
+      const k = escapees(bp.nItems, bp.itemBox, this.gItem, this.esc, this.escMark);
+      if (k >= 0) {
+        this.nEsc = k;
+        this.reuses++;
+        this.unused = 0;
+        this.skip = 0;
+        return SKIN_HELD;
+      }
     }
     // Lists built and left before they served a search (every body or a collider moving by more than σ a step: a
     // stirred pile) cost more than the hash alone: back off, skipping 1, 3, 7 and then 15 searches between builds.
@@ -137,9 +156,10 @@ export class SkinLists {
    * intervals, the comparisons of SpatialHash.queryQ), ascending; returns k. Only after `ensure` returned SKIN_HELD or SKIN_BUILT.
    */
   filter(i: number, ib: Float64Array, qb: Float64Array, out: { buf: Int32Array }): number {
-    const s0 = this.start[i]!, s1 = this.start[i + 1]!;
-    if (out.buf.length < s1 - s0) out.buf = new Int32Array(Math.max(16, 2 * out.buf.length, s1 - s0));
-    return filterKernel(s0, s1, this.items, ib, qb, 4 * i, out.buf);
+    const s0 = this.start[i]!, s1 = this.start[i + 1]!, m = s1 - s0 + this.nEsc;
+    if (out.buf.length < m) out.buf = new Int32Array(Math.max(16, 2 * out.buf.length, m));
+    if (this.nEsc === 0) return filterKernel(s0, s1, this.items, ib, qb, 4 * i, out.buf);
+    return filterEscapedKernel(s0, s1, this.items, ib, qb, 4 * i, out.buf, this.esc, this.nEsc, this.escMark);
   }
 }
 
@@ -156,6 +176,35 @@ function inside(n: number, b: Float64Array, g: Float64Array, f: Uint8Array | nul
     }
   }
   return true;
+}
+
+/**
+ * The items whose box left its grown box, into esc (ascending) and marked in `mark`; their count, or −1 when there
+ * are more than SKIN_ESCAPED_MAX, or one of them, or any other box, is not proper or not finite (marks cleared then).
+ * An item that left is tested against every query box by the filter, with the hash query's own comparisons, which
+ * give the hash's answer only for a proper box with finite bounds.
+ */
+function escapees(n: number, b: Float64Array, g: Float64Array, esc: Int32Array, mark: Uint8Array): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const o = 4 * i;
+    if (b[o]! >= g[o]! && b[o + 1]! >= g[o + 1]! && b[o + 2]! <= g[o + 2]! && b[o + 3]! <= g[o + 3]! && b[o]! <= b[o + 2]! && b[o + 1]! <= b[o + 3]!) {
+      continue;
+    }
+    const finite = Number.isFinite(b[o]!) && Number.isFinite(b[o + 1]!) && Number.isFinite(b[o + 2]!) && Number.isFinite(b[o + 3]!);
+    if (k === SKIN_ESCAPED_MAX || !finite || !(b[o]! <= b[o + 2]! && b[o + 1]! <= b[o + 3]!)) {
+      clearMarks(k, esc, mark);
+      return -1;
+    }
+    esc[k++] = i;
+    mark[i] = 1;
+  }
+  return k;
+}
+
+/** Unmark the first k items of esc. */
+function clearMarks(k: number, esc: Int32Array, mark: Uint8Array): void {
+  for (let e = 0; e < k; e++) mark[esc[e]!] = 0;
 }
 
 /** Whether every particle querying now had a list at the build. */
@@ -181,6 +230,32 @@ function grownBoxes(n: number, b: Float64Array, sk: Float64Array, g: Float64Arra
     if (!(b[o]! <= b[o + 2]! && b[o + 1]! <= b[o + 3]!)) return false;
   }
   return true;
+}
+
+/**
+ * SkinLists.filter's loop with items that left their grown boxes: the list's other items, merged in ascending order
+ * with the escaped ones (esc, ascending; marked in `mark`, so the list's copies are skipped) that overlap the query.
+ */
+function filterEscapedKernel(
+  s0: number, s1: number, items: Int32Array, w: Float64Array, qb: Float64Array, q: number, out: Int32Array,
+  esc: Int32Array, nEsc: number, mark: Uint8Array,
+): number {
+  const qx0 = qb[q]!, qy0 = qb[q + 1]!, qx1 = qb[q + 2]!, qy1 = qb[q + 3]!;
+  let k = 0, e = 0;
+  for (let c = s0; c < s1; c++) {
+    const i = items[c]!, o = 4 * i;
+    if (mark[i] === 1 || w[o]! > qx1 || w[o + 2]! < qx0 || w[o + 1]! > qy1 || w[o + 3]! < qy0) continue;
+    for (; e < nEsc && esc[e]! < i; e++) {
+      const j = esc[e]!, p = 4 * j;
+      if (!(w[p]! > qx1 || w[p + 2]! < qx0 || w[p + 1]! > qy1 || w[p + 3]! < qy0)) out[k++] = j;
+    }
+    out[k++] = i;
+  }
+  for (; e < nEsc; e++) {
+    const j = esc[e]!, p = 4 * j;
+    if (!(w[p]! > qx1 || w[p + 2]! < qx0 || w[p + 1]! > qy1 || w[p + 3]! < qy0)) out[k++] = j;
+  }
+  return k;
 }
 
 /** SkinLists.filter's loop. */
