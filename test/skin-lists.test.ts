@@ -31,15 +31,21 @@ function randomBoxes(rand: () => number, n: number, size: number, extent: number
   return b;
 }
 
+/** A broad phase holding `items` as its boxes, with cells of size `cell` (no hash built yet: the lists build it). */
+function broadphaseOver(items: Float64Array, cell: number): ItemBroadphase {
+  const bp = new ItemBroadphase();
+  bp.hash.grid[0] = cell;
+  bp.hash.grid[1] = 1 / cell;
+  bp.itemBox = items;
+  bp.nItems = items.length / 4;
+  return bp;
+}
+
 describe('skin lists', () => {
   it('give exactly the hash query of the current boxes, held or built again (random boxes drifting)', () => {
     const rand = mulberry32(7);
     const nItems = 120, n = 90, cell = 0.5, skin = 0.05;
-    const bp = new ItemBroadphase();
-    bp.hash.grid[0] = cell;
-    bp.hash.grid[1] = 1 / cell;
-    bp.itemBox = randomBoxes(rand, nItems, 0.3, 4);
-    bp.nItems = nItems;
+    const bp = broadphaseOver(randomBoxes(rand, nItems, 0.3, 4), cell);
     const qb = randomBoxes(rand, n, 0.4, 4);
     const qf = new Uint8Array(n);
     for (let i = 0; i < n; i++) qf[i] = rand() < 0.8 ? 1 : 0;
@@ -78,11 +84,7 @@ describe('skin lists', () => {
 
   it('are built again for a particle that starts to query, or when the caller says they are not the same', () => {
     const rand = mulberry32(3);
-    const bp = new ItemBroadphase();
-    bp.hash.grid[0] = 1;
-    bp.hash.grid[1] = 1;
-    bp.itemBox = randomBoxes(rand, 20, 0.3, 3);
-    bp.nItems = 20;
+    const bp = broadphaseOver(randomBoxes(rand, 20, 0.3, 3), 1);
     const qb = randomBoxes(rand, 10, 0.3, 3), qf = new Uint8Array(10).fill(1);
     qf[4] = 0;
     const lists = new SkinLists();
@@ -101,11 +103,7 @@ describe('skin lists', () => {
 
   it('back off after builds that served no search (1, 3, 7, then 15 searches on the exact hash), until one does', () => {
     const rand = mulberry32(4);
-    const bp = new ItemBroadphase();
-    bp.hash.grid[0] = 1;
-    bp.hash.grid[1] = 1;
-    bp.itemBox = randomBoxes(rand, SKIN_ESCAPED_MAX + 8, 0.3, 3); // more items than may leave their skins
-    bp.nItems = SKIN_ESCAPED_MAX + 8;
+    const bp = broadphaseOver(randomBoxes(rand, SKIN_ESCAPED_MAX + 8, 0.3, 3), 1); // more items than may leave their skins
     const qb = randomBoxes(rand, 10, 0.3, 3), qf = new Uint8Array(10).fill(1);
     const lists = new SkinLists();
     lists.sk[SK_WANT] = 0.1;
@@ -131,11 +129,7 @@ describe('skin lists', () => {
   it('still serve while a few items leave their skins (a moving platform), each then tested by every query', () => {
     const rand = mulberry32(11);
     const nItems = 80, n = 60, cell = 0.5, skin = 0.05;
-    const bp = new ItemBroadphase();
-    bp.hash.grid[0] = cell;
-    bp.hash.grid[1] = 1 / cell;
-    bp.itemBox = randomBoxes(rand, nItems, 0.3, 3);
-    bp.nItems = nItems;
+    const bp = broadphaseOver(randomBoxes(rand, nItems, 0.3, 3), cell);
     const qb = randomBoxes(rand, n, 0.4, 3), qf = new Uint8Array(n).fill(1);
     const lists = new SkinLists();
     lists.sk[SK_WANT] = skin;
@@ -168,11 +162,7 @@ describe('skin lists', () => {
     // (a minimum above its maximum: +∞ there, or −∞ in a maximum)
     for (const [at, bad] of [[1, NaN], [1, -Infinity], [2, Infinity], [0, NaN], [0, -Infinity], [3, Infinity], [1, Infinity], [2, -Infinity]] as const) {
       for (const which of ['item', 'query'] as const) {
-        const bp = new ItemBroadphase();
-        bp.hash.grid[0] = 1;
-        bp.hash.grid[1] = 1;
-        bp.itemBox = randomBoxes(mulberry32(5), 8, 0.3, 2);
-        bp.nItems = 8;
+        const bp = broadphaseOver(randomBoxes(mulberry32(5), 8, 0.3, 2), 1);
         const qb = randomBoxes(mulberry32(6), 4, 0.3, 2), qf = new Uint8Array(4).fill(1);
         const lists = new SkinLists();
         lists.sk[SK_WANT] = 0.1;

@@ -129,20 +129,12 @@ export class ItemBroadphase {
   readonly pad = new Float64Array(1);
 }
 
-/** Every item's box, grown by pad[0], into the hash (through its scratch q). */
+/**
+ * Every item's box, grown by pad[0], into the hash (through its scratch q). With pad 0 a box may read +0 where it
+ * held −0, which no comparison and no cell tells apart.
+ */
 function hashBoxKernel(n: number, ib: Float64Array, pad: Float64Array, hq: Float64Array, hash: SpatialHash): void {
   const g = pad[0]!;
-  if (g === 0) {
-    for (let k = 0; k < n; k++) {
-      const o = 4 * k;
-      hq[0] = ib[o]!;
-      hq[1] = ib[o + 1]!;
-      hq[2] = ib[o + 2]!;
-      hq[3] = ib[o + 3]!;
-      hash.setBoxQ(k);
-    }
-    return;
-  }
   for (let k = 0; k < n; k++) {
     const o = 4 * k;
     hq[0] = ib[o]! - g;

@@ -142,7 +142,11 @@ export class CandidateSearch {
   private pattern: SymPattern | null = null;
   /** 1 when the trust region is on (δ > 0). */
   private trust = 0;
-  /** Each particle's query box (4 each; the search's first pass) and 1 when it queries the broad phase. */
+  /**
+   * The search's first pass, per particle: its slack (margin · r plus a tenth of its predicted motion), its query box
+   * (4 each) and 1 when it queries the broad phase.
+   */
+  private qs: Float64Array = new Float64Array(0);
   private qb: Float64Array = new Float64Array(0);
   private qf: Uint8Array = new Uint8Array(0);
   /** The broad phase's skin lists (skin-lists.ts): the hash built and queried only when a box left its skin. */
@@ -212,17 +216,18 @@ export class CandidateSearch {
     bp.grow[0] = ex;
     bp.boxes(s, bnd, cols, x0, xp, xe, 0, 0);
     const hash = bp.hash, hq = hash.q;
-    // each particle's query box (below) and whether it queries: an interior mesh node meets no edge (edge()
+    // each particle's slack, query box (below) and whether it queries: an interior mesh node meets no edge (edge()
     // skips it) and, without mass, no collider shape: its query would find nothing to test
-    const qb = this.qb = growF(this.qb, 4 * n), qf = this.qf = growU8(this.qf, n);
+    const qs = this.qs = growF(this.qs, n), qb = this.qb = growF(this.qb, 4 * n), qf = this.qf = growU8(this.qf, n);
     for (let i = 0; i < n; i++) {
       const X0 = x0[2 * i]!, Y0 = x0[2 * i + 1]!, X1 = xp[2 * i]!, Y1 = xp[2 * i + 1]!, X2 = xe[2 * i]!, Y2 = xe[2 * i + 1]!;
+      const slack = s.margin * bnd.radius[i]! + 0.1 * (Math.abs(X1 - X0) + Math.abs(Y1 - Y0));
+      qs[i] = slack;
       if (nItems === 0 || (bnd.surface[i] === 0 && (nItems === nE || !(invMass[i]! > 0 && mass[2 * i]! > 0)))) {
         qf[i] = 0;
         continue;
       }
       qf[i] = 1;
-      const slack = s.margin * bnd.radius[i]! + 0.1 * (Math.abs(X1 - X0) + Math.abs(Y1 - Y0));
       const g = bnd.radius[i]! + mr + slack + ex;
       qb[4 * i] = Math.min(X0, X1, X2) - g;
       qb[4 * i + 1] = Math.min(Y0, Y1, Y2) - g;
@@ -262,7 +267,7 @@ export class CandidateSearch {
     for (let i = 0; i < n; i++) {
       const r = bnd.radius[i]!;
       const X0 = x0[2 * i]!, Y0 = x0[2 * i + 1]!, X1 = xp[2 * i]!, Y1 = xp[2 * i + 1]!, X2 = xe[2 * i]!, Y2 = xe[2 * i + 1]!;
-      const slack = s.margin * r + 0.1 * (Math.abs(X1 - X0) + Math.abs(Y1 - Y0));
+      const slack = qs[i]!;
       const mi = invMass[i]! > 0 ? mass[2 * i]! : 0;
       const tlx = Math.min(X0, X1, X2) - dl, tly = Math.min(Y0, Y1, Y2) - dl;
       const thx = Math.max(X0, X1, X2) + dl, thy = Math.max(Y0, Y1, Y2) + dl;

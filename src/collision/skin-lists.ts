@@ -163,13 +163,10 @@ export class SkinLists {
   }
 }
 
-/**
- * Whether every box of `b` (the ones with f[i] = 1 when f is given) is proper (min ≤ max) and lies inside its box of
- * `g`; NaN is never inside.
- */
-function inside(n: number, b: Float64Array, g: Float64Array, f: Uint8Array | null): boolean {
+/** Whether every box of `b` with f[i] = 1 is proper (min ≤ max) and lies inside its box of `g`; NaN is never inside. */
+function inside(n: number, b: Float64Array, g: Float64Array, f: Uint8Array): boolean {
   for (let i = 0; i < n; i++) {
-    if (f !== null && f[i] !== 1) continue;
+    if (f[i] !== 1) continue;
     const o = 4 * i;
     if (!(b[o]! >= g[o]! && b[o + 1]! >= g[o + 1]! && b[o + 2]! <= g[o + 2]! && b[o + 3]! <= g[o + 3]! && b[o]! <= b[o + 2]! && b[o + 1]! <= b[o + 3]!)) {
       return false;
