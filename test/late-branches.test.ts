@@ -33,4 +33,21 @@ describe('late branches', () => {
     expect(deopted('run')).toEqual([]);
     expect(deopted('isolateKeptRows')).toEqual([]);
   }, 60_000);
+
+  it('the next level: a second world with user systems does not deoptimize the stage runner', () => {
+    const r = runTraced('./second-world-probe.ts', ['--trace-opt', '--trace-deopt']);
+    expect(r.status, r.stderr).toBe(0);
+    const begin = r.lines.indexOf('--second-begin');
+    expect(begin).toBeGreaterThan(0);
+    expect(r.lines).toContain('--second-end');
+    expect(JSON.parse(r.lines[r.lines.length - 2]!)).toEqual({ calls: 1600 });
+    // the runner and the functions it may be inlined in (Pipeline.step; V8 inlines differently when it compiles
+    // on the main thread, as here, and in the background: either way one of these was deoptimized before)
+    const runner = ['step', 'run', 'runSystems', 'solvedAsSearched', 'responseStage'];
+    // what the test needs to be able to fail: the runner was optimized on the first world
+    const before = r.lines.slice(0, begin).join('\n');
+    for (const f of ['step', 'run']) expect(before).toMatch(new RegExp(`completed compiling .*<JSFunction ${f} .*target TURBOFAN`));
+    const played = r.between('--second-begin', '--second-end');
+    for (const f of runner) expect(played.filter((l) => l.includes('deoptimizing') && l.includes(`<JSFunction ${f} `))).toEqual([]);
+  }, 60_000);
 });

@@ -95,8 +95,8 @@ export class Pipeline {
    */
   stepFailed = false;
 
-  private readonly beforeStage: SystemFn[][] = STAGES.map(() => []);
-  private readonly afterStage: SystemFn[][] = STAGES.map(() => []);
+  private readonly beforeStage: SystemFn[][] = STAGES.map(systemList);
+  private readonly afterStage: SystemFn[][] = STAGES.map(systemList);
   /** The step's failure, if any (solveStages): reason ('' = solved), message, particle (−1: unknown). */
   private failure = '';
   private failDetail = '';
@@ -359,8 +359,24 @@ export class SystemError extends Error {
   }
 }
 
+/**
+ * An empty list of systems whose elements V8 stores as tagged values from the start. A list made by `[]`
+ * starts with small-integer elements and changes its hidden class at its first push; V8 then makes later
+ * `[]` of the same site with tagged elements at once. So the first world had lists of two hidden classes and
+ * a second world lists of the other one only, and the stage runner (run, runSystems, solvedAsSearched,
+ * responseStage), optimized on the first world's lists, was deoptimized ("wrong map") at the second world's
+ * first step and compiled again some 500 steps later, in a resting step (docs/solver.md, "Stop 40").
+ */
+function systemList(): SystemFn[] {
+  const list: SystemFn[] = [noSystem];
+  list.pop();
+  return list;
+}
+
+function noSystem(): void {}
+
 /** The systems run while user systems are muted. */
-const NO_SYSTEMS: SystemFn[] = [];
+const NO_SYSTEMS: SystemFn[] = systemList();
 
 function runSystems(list: SystemFn[], ctx: StepContext, stage: number): void {
   try {
