@@ -6,7 +6,7 @@
  * and the test reads V8's deopt trace: before, commit was deoptimized for insufficient type feedback.
  */
 import { describe, expect, it } from 'vitest';
-import { runTraced } from './support/v8-trace';
+import { deoptimizations, runTraced, turbofanCompiled } from './support/v8-trace';
 
 describe('late branches', () => {
   it('the first deferred contact-pattern rebuild does not deoptimize PatternBook.commit', () => {
@@ -18,8 +18,7 @@ describe('late branches', () => {
     // what the test needs to be able to fail: commit optimized before, rebuilds deferred after
     expect(report.optimizedBefore).toBe(true);
     expect(report.deferred).toBeGreaterThan(0);
-    const deopts = r.between('--late-begin', '--late-end').filter((l) => l.includes('deoptimizing') && l.includes('<JSFunction commit '));
-    expect(deopts).toEqual([]);
+    expect(deoptimizations(r.between('--late-begin', '--late-end'), 'commit')).toEqual([]);
   }, 60_000);
 
   it('the jelly page after world.warmUp: no deoptimization of the stage runner or isolateKeptRows', () => {
@@ -27,7 +26,7 @@ describe('late branches', () => {
     expect(r.status, r.stderr).toBe(0);
     const played = r.between('--scene-begin', '--scene-end');
     expect(played.length).toBeGreaterThan(0);
-    const deopted = (name: string): string[] => played.filter((l) => l.includes('deoptimizing') && l.includes(`<JSFunction ${name} `));
+    const deopted = (name: string): string[] => deoptimizations(played, name);
     // the step's stage runner is inlined in Pipeline.step: its first call of user systems after a muted warm-up
     expect(deopted('step')).toEqual([]);
     expect(deopted('run')).toEqual([]);
@@ -47,8 +46,8 @@ describe('late branches', () => {
     const runner = ['step', 'run', 'runSystems', 'solvedAsSearched', 'responseStage'];
     // what the test needs to be able to fail: the runner was optimized on the first world
     const before = r.lines.slice(0, begin).join('\n');
-    for (const f of ['step', 'run']) expect(before).toMatch(new RegExp(`completed compiling .*<JSFunction ${f} .*target TURBOFAN`));
+    for (const f of ['step', 'run']) expect(before).toMatch(turbofanCompiled(f));
     const played = r.between('--second-begin', '--second-end');
-    for (const f of runner) expect(played.filter((l) => l.includes('deoptimizing') && l.includes(`<JSFunction ${f} `))).toEqual([]);
+    for (const f of runner) expect(deoptimizations(played, f)).toEqual([]);
   }, 60_000);
 });

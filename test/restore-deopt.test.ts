@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { PhysicsWorld } from '../src/world';
 import { squareJelly } from './support/islands';
-import { runTraced } from './support/v8-trace';
+import { runTraced, turbofanCompiled } from './support/v8-trace';
 
 function world(): PhysicsWorld {
   const w = new PhysicsWorld({ dt: 1 / 60, sleeping: true });
@@ -75,7 +75,7 @@ describe('restore writes only what differs', () => {
     expect(r.lines).toContain('--restore-end');
     // the code the restore used to deoptimize was optimized before it (else this test could not fail)
     const before = r.lines.slice(0, begin).join('\n');
-    for (const f of ['detect', 'search', 'boxes']) expect(before).toMatch(new RegExp(`completed compiling .*<JSFunction ${f} .*target TURBOFAN`));
+    for (const f of ['detect', 'search', 'boxes']) expect(before).toMatch(turbofanCompiled(f));
     const marked = r.between('--restore-begin', '--restore-end').filter((l) => l.includes('marking dependent code'));
     expect(marked).toEqual([]);
   }, 60_000);

@@ -32,3 +32,13 @@ export function runTraced(probe: string, v8Flags: string[]): Traced {
     },
   };
 }
+
+/** Matches V8's --trace-opt line for a finished TurboFan compile of a function named `name`. */
+export function turbofanCompiled(name: string): RegExp {
+  return new RegExp(`completed compiling .*<JSFunction ${name} .*target TURBOFAN`);
+}
+
+/** The lines of V8's --trace-deopt output among `lines` that deoptimize a function named `name`. */
+export function deoptimizations(lines: string[], name: string): string[] {
+  return lines.filter((l) => l.includes('deoptimizing') && l.includes(`<JSFunction ${name} `));
+}
