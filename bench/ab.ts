@@ -5,7 +5,8 @@
  *
  * e.g. `taskset -c 1 node --import tsx bench/ab.ts pile20 300 cutChord=0 cutChord=2 6`. Settings are
  * comma-separated `field=value` pairs set on the world's NewtonSolver before every step (a contact-pattern
- * growth replaces it); `maxStepIters=k` sets the world's Newton settings instead. Both settings first run once
+ * growth replaces it); `maxStepIters=k` sets the world's Newton settings instead, and `contacts.field=v` the
+ * world's contact settings once, after the scene is built (e.g. `contacts.rebuildRate=8`). Both settings first run once
  * uncounted (up to 120 steps: V8 compiles the scene's code paths then); then each run builds the scene once per
  * setting, in alternating order, and runs after the first start from positions perturbed by up to 1e-7 m (seeded). Per window after spawn it prints
  * mean ms a step beside counts that do not depend on the machine: Newton iterations, LDLᵀ factorizations
@@ -60,19 +61,26 @@ function perturb(world: PhysicsWorld, seed: number): void {
   }
 }
 
-interface Totals { ms: number[]; iters: number[]; factors: number[]; rows: number[]; runs: number }
+interface Totals { ms: number[]; iters: number[]; factors: number[]; rows: number[]; rebuilds: number[]; runs: number }
 
 function runOnce(name: SceneName, steps: number, settings: Setting[], seed: number, into: Totals): void {
   const { world, drive } = buildScene(name);
   world.sleeping = false;
   if (seed > 0) perturb(world, seed);
+  const contacts = world.contacts as unknown as Record<string, unknown>;
+  for (const [k, v] of settings) {
+    if (!k.startsWith('contacts.')) continue;
+    const field = k.slice('contacts.'.length);
+    if (!(field in contacts)) throw new Error(`ab: world.contacts has no field '${field}'`);
+    contacts[field] = v;
+  }
   const budget = settings.find(([k]) => k === 'maxStepIters');
   if (budget && world.newton !== 'fosssim') world.newton = { ...world.newton, maxStepIters: Number(budget[1]) };
   for (let s = 0; s < steps; s++) {
     if (drive) drive(s);
     const solver = world.newtonSolver() as unknown as Record<string, unknown>;
     for (const [k, v] of settings) {
-      if (k === 'maxStepIters') continue;
+      if (k === 'maxStepIters' || k.startsWith('contacts.')) continue;
       if (!(k in solver)) throw new Error(`ab: NewtonSolver has no field '${k}'`);
       solver[k] = v;
     }
@@ -85,6 +93,7 @@ function runOnce(name: SceneName, steps: number, settings: Setting[], seed: numb
     into.iters[w] = into.iters[w]! + world.lastStats.newtonIters;
     into.factors[w] = into.factors[w]! + factorizations - f0;
     into.rows[w] = into.rows[w]! + factoredRows - r0;
+    into.rebuilds[w] = into.rebuilds[w]! + world.lastStats.contactRebuilds;
   }
   into.runs++;
 }
@@ -100,10 +109,10 @@ function main(): void {
   const specs = [a, b];
   const parsed = specs.map(parseSettings);
   const zero = (): number[] => WINDOWS.map(() => 0);
-  const totals: Totals[] = specs.map(() => ({ ms: zero(), iters: zero(), factors: zero(), rows: zero(), runs: 0 }));
+  const totals: Totals[] = specs.map(() => ({ ms: zero(), iters: zero(), factors: zero(), rows: zero(), rebuilds: zero(), runs: 0 }));
   warmUpEngine();
   // the scene's own code paths compiled first: both settings once, up to 120 steps, not counted
-  const discard = (): Totals => ({ ms: zero(), iters: zero(), factors: zero(), rows: zero(), runs: 0 });
+  const discard = (): Totals => ({ ms: zero(), iters: zero(), factors: zero(), rows: zero(), rebuilds: zero(), runs: 0 });
   for (let k = 0; k < 2; k++) runOnce(scene as SceneName, Math.min(steps, 120), parsed[k]!, 0, discard());
   for (let r = 0; r < runs; r++) {
     const order = r % 2 === 0 ? [0, 1] : [1, 0];
@@ -115,7 +124,7 @@ function main(): void {
       const n = t.runs * (Math.min(to, steps) - from);
       const sec = (k: number): string => String(Math.round((k / 60) * 100) / 100);
       return `${sec(from)}–${sec(Math.min(to, steps))} s: ${(t.ms[w]! / n).toFixed(2)} ms, ` +
-        `${(t.iters[w]! / n).toFixed(2)} it, ${(t.factors[w]! / n).toFixed(2)} fac, ${(t.rows[w]! / n).toFixed(0)} rows`;
+        `${(t.iters[w]! / n).toFixed(2)} it, ${(t.factors[w]! / n).toFixed(2)} fac, ${(t.rows[w]! / n).toFixed(0)} rows, ${(t.rebuilds[w]! / t.runs).toFixed(1)} rebuilds`;
     });
     console.log(`${(specs[k] === '-' ? 'defaults' : specs[k]!).padEnd(24)} ${cells.join(' | ')}`);
   }
