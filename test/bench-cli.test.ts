@@ -128,4 +128,22 @@ describe('elastica bench', () => {
     expect(row.windows.map((w) => w.steps)).toEqual([10, 10, 5]);
     expect(row.memoryMB).toEqual([row.retainedMB![0], row.retainedMB![3]]);
   }, 60_000);
+
+  it('the ratio row divides Elastica\'s warm figures by Rapier\'s window by window, matching windows by their bounds', async () => {
+    const { ratioToRapier } = await import('../src/cli/bench-scenes');
+    type Row = import('../src/cli/bench-scenes').SceneResult;
+    const win = (from: number, to: number, median: number, p99: number): Row['windows'][number] =>
+      ({ from, to, steps: 60, median, p95: p99, p99, max: p99 });
+    const row = (engine: string, windows: Row['windows']): Row =>
+      ({ name: 'page', engine, mode: 'warm', triangles: 188, buildMs: 1, maxStepMs: 1, maxStepAt: 0, windows });
+    const elastica = row('elastica', [win(0, 1, 0.5, 7), win(1, 2, 1, 5), win(5, 10, 0.2, 3)]);
+    // Rapier's rows: no 5–10 s window, a 2–5 s one Elastica lacks, a zero median in 1–2 s (no ratio there)
+    const rapier = row('rapier2d-compat soft body (Constraints, default solver)', [win(0, 1, 2, 100), win(1, 2, 0, 20), win(2, 5, 1, 8)]);
+    const r = ratioToRapier(elastica, rapier)!;
+    expect(r.kind).toBe('ratio');
+    expect(r.name).toBe('page');
+    expect(r.windows).toEqual([{ from: 0, to: 1, median: 0.25, p99: 0.07 }]);
+    expect(ratioToRapier(elastica, { ...rapier, error: 'failed' })).toBeNull();
+    expect(ratioToRapier(elastica, row('rapier', [win(2, 5, 1, 8)]))).toBeNull();
+  });
 });

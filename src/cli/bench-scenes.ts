@@ -91,6 +91,31 @@ export interface SceneResult {
   note?: string;
 }
 
+/**
+ * Elastica's warm row over Rapier's default (constraints) solver with sleeping off, window by window, from the same
+ * bench run: the figures a script can compare when the machine's speed changes between runs (each engine's own rows
+ * move with it). `kind: 'ratio'` tells these rows from the scene rows.
+ */
+export interface SceneRatio {
+  name: SceneName;
+  kind: 'ratio';
+  engine: string;
+  windows: { from: number; to: number; median: number; p99: number }[];
+}
+
+/** The ratio row of two scene rows (same windows matched by their bounds), or null when either row has no figures. */
+export function ratioToRapier(elastica: SceneResult, rapier: SceneResult): SceneRatio | null {
+  if (elastica.error || rapier.error) return null;
+  const windows: SceneRatio['windows'] = [];
+  for (const w of elastica.windows) {
+    const r = rapier.windows.find((q) => q.from === w.from && q.to === w.to);
+    if (!r || !(r.median > 0) || !(r.p99 > 0)) continue;
+    windows.push({ from: w.from, to: w.to, median: r3(w.median / r.median), p99: r3(w.p99 / r.p99) });
+  }
+  if (windows.length === 0) return null;
+  return { name: elastica.name, kind: 'ratio', engine: 'elastica warm / rapier constraints', windows };
+}
+
 export interface SceneOptions {
   /** Steps to run (default: 600 = 10 s at 60 Hz; stirred 2,000). */
   steps?: number;
@@ -98,7 +123,6 @@ export interface SceneOptions {
   block?: number;
 }
 
-/** Windows of the game scenes, in seconds after spawn. */
 /** Windows after spawn (s) the scene rows report (bench/ab.ts uses them too). */
 export const WINDOWS: readonly [number, number][] = [[0, 1], [1, 2], [2, 5], [5, 10]];
 

@@ -37,7 +37,9 @@ import { MATERIAL_NAMES, type MaterialName } from '../elements';
 import { JELLY, buildJelly, jellyMesh, jellyModulus, makeJellyPile } from './bench-jellies';
 import { STAGES } from '../systems/pipeline';
 import { measureSnapshot, type SnapshotFigures } from './bench-snapshot';
-import { collector, SCENES, SCENE_MODES, runSceneElastica, runSceneRapier, type SceneMode, type SceneName, type SceneResult } from './bench-scenes';
+import {
+  collector, ratioToRapier, SCENES, SCENE_MODES, runSceneElastica, runSceneRapier, type SceneMode, type SceneName, type SceneResult,
+} from './bench-scenes';
 
 export interface BenchOptions {
   json?: boolean;
@@ -613,29 +615,43 @@ async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) 
     emitScene(runSceneElastica(name, opts.sceneMode, sopts));
     return;
   }
+  let warm: SceneResult | null = null;
   for (const mode of SCENE_MODES) {
+    let r: SceneResult;
     if (opts.isolate !== false) {
       const args = [ELASTICA_BIN, 'bench', '--json', '--no-rapier', '--cases', name, '--scene-mode', mode];
       if (opts.steps !== undefined) args.push('--steps', String(opts.steps));
       if (opts.quick) args.push('--quick');
-      const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
-      const line = r.status === 0 ? r.stdout.split('\n').find((l) => l.startsWith('{')) : undefined;
-      if (!line) throw new Error(`bench: scene ${name} (${mode}) failed in its child process (exit ${r.status ?? r.signal}): ${(r.stderr || r.stdout).trim().slice(0, 2000)}`);
-      emitScene(JSON.parse(line) as SceneResult);
+      const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+      const line = child.status === 0 ? child.stdout.split('\n').find((l) => l.startsWith('{')) : undefined;
+      if (!line) throw new Error(`bench: scene ${name} (${mode}) failed in its child process (exit ${child.status ?? child.signal}): ${(child.stderr || child.stdout).trim().slice(0, 2000)}`);
+      r = JSON.parse(line) as SceneResult;
     } else {
       if (mode === 'warm' || mode === 'sleeping') runSceneElastica(name, mode, sopts);
-      emitScene(runSceneElastica(name, mode, sopts));
+      r = runSceneElastica(name, mode, sopts);
     }
+    if (mode === 'warm') warm = r;
+    emitScene(r);
   }
   if (opts.rapier === false) return;
+  let rapierDefault: SceneResult | null = null;
   for (const solver of ['constraints', 'fem'] as const) {
     for (const sleeping of [false, true]) {
       try {
-        emitScene(await runSceneRapier(name, solver, sleeping, sopts));
+        const r = await runSceneRapier(name, solver, sleeping, sopts);
+        if (solver === 'constraints' && !sleeping) rapierDefault = r;
+        emitScene(r);
       } catch (e) {
         out(opts.json ? JSON.stringify({ name, engine: `rapier2d-compat (${solver})`, sleeping, error: String(e) }) : `  rapier ${solver}: failed: ${String(e)}`);
       }
     }
+  }
+  const ratio = warm && rapierDefault ? ratioToRapier(warm, rapierDefault) : null;
+  if (!ratio) return;
+  if (opts.json) out(JSON.stringify(ratio));
+  else {
+    out(`${name} ${ratio.engine} (same run):`);
+    for (const w of ratio.windows) out(`  ${String(w.from).padStart(5)}–${String(w.to).padEnd(5)} median ${w.median.toFixed(2)}×  p99 ${w.p99.toFixed(2)}×`);
   }
 }
 
