@@ -37,7 +37,7 @@ vi.mock('phaser', () => {
     CANVAS: 1,
     Plugins: { ScenePlugin },
     Math: { Vector2 },
-    Scenes: { Events: { BOOT: 'boot', START: 'start', UPDATE: 'update', SHUTDOWN: 'shutdown', DESTROY: 'destroy' } },
+    Scenes: { Events: { BOOT: 'boot', START: 'start', CREATE: 'create', UPDATE: 'update', SHUTDOWN: 'shutdown', DESTROY: 'destroy' } },
     Input: { Events: { POINTER_DOWN: 'pointerdown', POINTER_MOVE: 'pointermove', POINTER_UP: 'pointerup', POINTER_UP_OUTSIDE: 'pointerupoutside' } },
   };
   return { default: Phaser };
@@ -165,6 +165,29 @@ describe('ElasticaPlugin lifecycle (fake scene)', () => {
     expect(c.y).toBeGreaterThan(y0 + 100); // fell (pixels, y down)
     expect(c.y).toBeLessThan(500); // above the floor
     expect(s.world.contacts.active.length).toBeGreaterThan(0); // resting on the engine's half-plane
+  });
+
+  it('after the scene\'s create() the world\'s topology is built (at load): the first frame builds none', () => {
+    const { plugin, events } = makePlugin();
+    events.emit('boot');
+    events.emit('start');
+    expect(events.listenerCount('create')).toBe(1);
+    plugin.configure({ pixelsPerMetre: 100, originX: 0, originY: 500 });
+    plugin.add.bounds();
+    plugin.add.jelly(400, 200, { width: 80, height: 60 });
+    const world = plugin.world;
+    const builds = (): number => world.lastStats.topologyBuilds;
+    const before = builds();
+    events.emit('create'); // Phaser emits it after the scene's create()
+    expect(builds()).toBe(before + 1);
+    expect(events.listenerCount('create')).toBe(0);
+    events.emit('update', 0, 1000 / 60);
+    expect(world.stepCount).toBe(1);
+    expect(builds()).toBe(before + 1);
+    // a body added later is taken in at the next frame, as before
+    plugin.add.jelly(200, 200, { radius: 30 });
+    events.emit('update', 16.7, 1000 / 60);
+    expect(builds()).toBe(before + 2);
   });
 
   it('shutdown removes every listener it added and drops the world; a restart works without double subscription', () => {

@@ -113,6 +113,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
     this.debug = this.options.debug ?? false;
     this.colliderStamp = -1;
     events.on(Phaser.Scenes.Events.UPDATE, this.update, this);
+    events.once(Phaser.Scenes.Events.CREATE, this.created, this);
     events.once(Phaser.Scenes.Events.SHUTDOWN, this.shutdown, this);
     const input = this.scene!.input as Phaser.Input.InputPlugin | undefined;
     if (input && this.options.pointer !== false) {
@@ -121,6 +122,14 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
       input.on(Phaser.Input.Events.POINTER_UP, this.onUp, this);
       input.on(Phaser.Input.Events.POINTER_UP_OUTSIDE, this.onUp, this);
     }
+  }
+
+  /**
+   * Scene CREATE (after the scene's create()): the bodies it made get their topology now, at load, not in the first
+   * frame (SoftSim.prepare).
+   */
+  private created(): void {
+    this.current?.prepare();
   }
 
   /**
@@ -557,6 +566,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
     const events = this.systems?.events;
     if (events) {
       events.off(Phaser.Scenes.Events.UPDATE, this.update, this);
+      events.off(Phaser.Scenes.Events.CREATE, this.created, this);
       events.off(Phaser.Scenes.Events.SHUTDOWN, this.shutdown, this);
     }
     const input = this.scene?.input as Phaser.Input.InputPlugin | undefined;
