@@ -149,6 +149,7 @@ function buildPage(): Built {
     resolution: 18, stiffness: 8e4, density: 20,
   });
   sim.jelly(200, 80, { width: 60, height: 60, stiffness: 2e5, density: 20 });
+  sim.prepare(); // as the plugin does after the scene's create(): the topology is built at load
   return { world: sim.world };
 }
 
