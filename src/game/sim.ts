@@ -793,8 +793,8 @@ export class SoftSim {
   /**
    * Build the world's topology (the solver's pattern, ordering and symbolic factorization) and the bodies' indices
    * now, as the first frame would: the plugin calls it after the scene's create(), so that a level's first frame
-   * does not pay it (the jelly page's first frame: 13–27 ms after it, 25–36 ms without; one core). Bodies added later are taken in
-   * at the next frame, as before. The same world either way: nothing but the time of the build changes.
+   * does not pay it (the jelly page's first frame: 13–27 ms after it, 25–36 ms without; one core). Bodies added
+   * later are taken in at the next frame, as before. The same world either way: only the time of the build changes.
    */
   prepare(): void {
     this.sync();
