@@ -109,11 +109,11 @@ function main(): void {
   const specs = [a, b];
   const parsed = specs.map(parseSettings);
   const zero = (): number[] => WINDOWS.map(() => 0);
-  const totals: Totals[] = specs.map(() => ({ ms: zero(), iters: zero(), factors: zero(), rows: zero(), rebuilds: zero(), runs: 0 }));
+  const fresh = (): Totals => ({ ms: zero(), iters: zero(), factors: zero(), rows: zero(), rebuilds: zero(), runs: 0 });
+  const totals: Totals[] = specs.map(fresh);
   warmUpEngine();
   // the scene's own code paths compiled first: both settings once, up to 120 steps, not counted
-  const discard = (): Totals => ({ ms: zero(), iters: zero(), factors: zero(), rows: zero(), rebuilds: zero(), runs: 0 });
-  for (let k = 0; k < 2; k++) runOnce(scene as SceneName, Math.min(steps, 120), parsed[k]!, 0, discard());
+  for (let k = 0; k < 2; k++) runOnce(scene as SceneName, Math.min(steps, 120), parsed[k]!, 0, fresh());
   for (let r = 0; r < runs; r++) {
     const order = r % 2 === 0 ? [0, 1] : [1, 0];
     for (const k of order) runOnce(scene as SceneName, steps, parsed[k]!, r === 0 ? 0 : 12345 + 7919 * r, totals[k]!);
