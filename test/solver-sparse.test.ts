@@ -475,6 +475,48 @@ describe('SparseLDLT', () => {
     }
   });
 
+  it('the node-level symbolic analysis finds the structure of the single-row one, so the same factor bit for bit', () => {
+    type Structure = { parent: Int32Array; Lp: Int32Array; Li: Int32Array; Np: Int32Array; Nj: Int32Array; Nend: Int32Array; Nfuse: Uint8Array; Rj: Int32Array };
+    const rng = mulberry32(123);
+    // a grid with contact-like node pairs (k = 2 cliques), on the fill-reducing order and on a random node order
+    for (const [nx, ny, pairs] of [[12, 10, 40], [7, 9, 0], [16, 3, 25]] as const) {
+      const mesh = makeMesh(nx, ny, rng, pairs);
+      const p = buildPattern(mesh.nNodes, 2, mesh.groups);
+      const shuffled = Array.from({ length: mesh.nNodes }, (_, i) => i);
+      for (let i = shuffled.length - 1; i > 0; i--) {
+        const j = Math.floor(rng() * (i + 1));
+        [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+      }
+      const randomPerm = Int32Array.from(shuffled.flatMap((v) => [2 * v, 2 * v + 1]));
+      for (const perm of [fillReducingOrder(p, 2), randomPerm]) {
+        const byNodes = new SparseLDLT(p, perm);
+        const byDofs = new SparseLDLT(p, perm, 'dofs');
+        const a = byNodes as unknown as Structure, b = byDofs as unknown as Structure;
+        expect(a.Rj.length).toBe(0); // the node-level analysis ran
+        expect(b.Rj.length).toBe(b.Lp[p.n]);
+        expect(byNodes.paired && byDofs.paired).toBe(true);
+        expect(byNodes.nnzL).toBe(byDofs.nnzL);
+        for (const k of ['parent', 'Lp', 'Li', 'Np', 'Nj', 'Nend', 'Nfuse'] as const) expect(Array.from(a[k]), k).toEqual(Array.from(b[k]));
+        expect(a.Nfuse.reduce((s, v) => s + v, 0)).toBeGreaterThan(0);
+        const { values } = assemble(p, mesh, 2, rng, 'spd');
+        expect(byNodes.factor(values)).toBe(true);
+        expect(byDofs.factor(values)).toBe(true);
+        expect(Array.from(byNodes.Lx)).toEqual(Array.from(byDofs.Lx));
+        expect(Array.from(byNodes.D)).toEqual(Array.from(byDofs.D));
+      }
+    }
+    // not node-blocked (one dof per node, or a permutation that splits a node's dofs): the single-row analysis
+    const mesh = makeMesh(5, 4, rng, 3);
+    const scalar = buildPattern(mesh.nNodes, 1, mesh.groups);
+    expect((new SparseLDLT(scalar, fillReducingOrder(scalar, 1)) as unknown as Structure).Rj.length).toBeGreaterThan(0);
+    const p2 = buildPattern(mesh.nNodes, 2, mesh.groups);
+    const split = Int32Array.from({ length: p2.n }, (_, i) => (i === 0 ? 1 : i === 1 ? 0 : i));
+    const f = new SparseLDLT(p2, split);
+    expect((f as unknown as Structure).Rj.length).toBeGreaterThan(0);
+    const { values } = assemble(p2, mesh, 2, rng, 'spd');
+    expect(f.factor(values)).toBe(true);
+  });
+
   it('solve allows b and x to alias', () => {
     const rng = mulberry32(8);
     const mesh = makeMesh(4, 4, rng);

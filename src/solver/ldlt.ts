@@ -74,7 +74,11 @@ export class SparseLDLT {
    */
   private readonly Nfuse: Uint8Array;
 
-  constructor(p: SymPattern, perm?: Int32Array) {
+  /**
+   * analysis 'dofs' runs the symbolic analysis on single rows even where the node-level one applies (the tests
+   * compare the two: they give the same factor structure, so the same factor bit for bit).
+   */
+  constructor(p: SymPattern, perm?: Int32Array, analysis: 'auto' | 'dofs' = 'auto') {
     primeKernels();
     const n = p.n;
     this.n = n;
@@ -98,39 +102,58 @@ export class SparseLDLT {
     this.Ci = Ci;
     this.Csrc = Csrc;
 
-    // --- elimination tree (Liu, with path compression)
-    const parent = new Int32Array(n);
     const work = new Int32Array(n);
-    eliminationTree(n, Cp, Ci, parent, work);
-    this.parent = parent;
+    const nodes = analysis === 'auto' ? nodeUpper(n, this.perm, pinv, p.colPtr, p.rowIdx) : null;
+    if (nodes !== null) {
+      // node blocks on a node ordering (every matrix the engine builds): the analysis on the n/2 nodes, expanded
+      const s = nodeSymbolic(n, nodes.Cp, nodes.Ci, work);
+      this.parent = s.parent;
+      this.Lp = s.Lp;
+      this.Li = s.Li;
+      this.nnzL = s.Lp[n]!;
+      // the row patterns of single rows serve the scalar factorization only, which a paired factor never runs
+      this.Rp = new Int32Array(n + 1);
+      this.Rj = new Int32Array(0);
+      this.Rslot = new Int32Array(0);
+      this.paired = true;
+      this.Np = s.Np;
+      this.Nj = s.Nj;
+      this.Nend = s.Nend;
+      this.Nfuse = s.Nfuse;
+    } else {
+      // --- elimination tree (Liu, with path compression)
+      const parent = new Int32Array(n);
+      eliminationTree(n, Cp, Ci, parent, work);
+      this.parent = parent;
 
-    // --- row patterns: pass 1 counts, pass 2 stores (topological order)
-    const colCount = new Int32Array(n);
-    const Rp = new Int32Array(n + 1);
-    rowCounts(n, Cp, Ci, parent, work, colCount, Rp);
-    const nnzL = Rp[n];
-    this.nnzL = nnzL;
-    const Lp = new Int32Array(n + 1);
-    for (let j = 0; j < n; j++) Lp[j + 1] = Lp[j] + colCount[j];
-    const Li = new Int32Array(nnzL);
-    const Rj = new Int32Array(nnzL);
-    const Rslot = new Int32Array(nnzL);
-    rowPatterns(n, Cp, Ci, parent, work, Rp, Lp, Li, Rj, Rslot);
-    this.Lp = Lp;
-    this.Li = Li;
-    this.Rp = Rp;
-    this.Rj = Rj;
-    this.Rslot = Rslot;
-    this.Lx = new Float64Array(nnzL);
+      // --- row patterns: pass 1 counts, pass 2 stores (topological order)
+      const colCount = new Int32Array(n);
+      const Rp = new Int32Array(n + 1);
+      rowCounts(n, Cp, Ci, parent, work, colCount, Rp);
+      const nnzL = Rp[n];
+      this.nnzL = nnzL;
+      const Lp = new Int32Array(n + 1);
+      for (let j = 0; j < n; j++) Lp[j + 1] = Lp[j] + colCount[j];
+      const Li = new Int32Array(nnzL);
+      const Rj = new Int32Array(nnzL);
+      const Rslot = new Int32Array(nnzL);
+      rowPatterns(n, Cp, Ci, parent, work, Rp, Lp, Li, Rj, Rslot);
+      this.Lp = Lp;
+      this.Li = Li;
+      this.Rp = Rp;
+      this.Rj = Rj;
+      this.Rslot = Rslot;
+      const blocks = SparseLDLT.pairBlocks(n, Rp, Rj, Rslot, Lp, Li);
+      this.paired = blocks !== null;
+      this.Np = blocks ? blocks.Np : new Int32Array(0);
+      this.Nj = blocks ? blocks.Nj : new Int32Array(0);
+      this.Nend = blocks ? blocks.Nend : new Int32Array(0);
+      this.Nfuse = blocks ? SparseLDLT.fusedPairs(n, this.Np, this.Nj, Lp, Li) : new Uint8Array(0);
+    }
+    this.Lx = new Float64Array(this.nnzL);
     this.D = new Float64Array(n);
     this.invD = new Float64Array(n);
     this.y = new Float64Array(n);
-    const blocks = SparseLDLT.pairBlocks(n, Rp, Rj, Rslot, Lp, Li);
-    this.paired = blocks !== null;
-    this.Np = blocks ? blocks.Np : new Int32Array(0);
-    this.Nj = blocks ? blocks.Nj : new Int32Array(0);
-    this.Nend = blocks ? blocks.Nend : new Int32Array(0);
-    this.Nfuse = blocks ? SparseLDLT.fusedPairs(n, this.Np, this.Nj, Lp, Li) : new Uint8Array(0);
     this.y2 = new Float64Array(this.paired ? 2 * n : 0);
     this.skip = new Uint8Array(this.paired ? n / 2 : 0);
   }
@@ -495,6 +518,129 @@ function rowPatterns(
       Rslot[t] = slot;
     }
   }
+}
+
+/**
+ * The node-level upper triangle of P A P^T, when A is made of whole 2×2 node blocks (dofs 2i, 2i + 1; the diagonal
+ * blocks present) and P moves nodes, keeping each node's two dofs together and in order; null otherwise. Node
+ * column M (node row I ≤ M of the permuted matrix) lists its rows in ascending order of the original node, the
+ * order in which the dof-level C (permutedUpper) first meets each node in column 2M: so the node-level row patterns
+ * (rowPatterns) come out in the order of the dof-level ones' even columns, and the factor's sums in the same order.
+ */
+function nodeUpper(
+  n: number, perm: Int32Array, pinv: Int32Array, colPtr: Int32Array, rowIdx: Int32Array,
+): { Cp: Int32Array; Ci: Int32Array } | null {
+  if (n === 0 || (n & 1) !== 0) return null;
+  const m = n >> 1;
+  for (let K = 0; K < m; K++) if ((perm[2 * K]! & 1) !== 0 || perm[2 * K + 1] !== perm[2 * K]! + 1) return null;
+  // column 2c holds rows 2c, 2c + 1, then pairs 2r, 2r + 1 (r > c, ascending); column 2c + 1 holds 2c + 1 and the same pairs
+  let nnz = 0;
+  for (let c = 0; c < m; c++) {
+    const a0 = colPtr[2 * c]!, a1 = colPtr[2 * c + 1]!, len = a1 - a0;
+    if (len < 2 || (len & 1) !== 0 || colPtr[2 * c + 2]! - a1 !== len - 1) return null;
+    if (rowIdx[a0] !== 2 * c || rowIdx[a0 + 1] !== 2 * c + 1 || rowIdx[a1] !== 2 * c + 1) return null;
+    for (let q = 2; q < len; q += 2) {
+      const r = rowIdx[a0 + q]!;
+      if ((r & 1) !== 0 || rowIdx[a0 + q + 1] !== r + 1 || rowIdx[a1 + q - 1] !== r || rowIdx[a1 + q] !== r + 1) return null;
+    }
+    nnz += len >> 1;
+  }
+  const pn = new Int32Array(m);
+  for (let c = 0; c < m; c++) pn[c] = pinv[2 * c]! >> 1;
+  const Cp = new Int32Array(m + 1);
+  const Ci = new Int32Array(nnz);
+  for (let c = 0; c < m; c++) {
+    const pc = pn[c]!;
+    for (let q = colPtr[2 * c]!, q1 = colPtr[2 * c + 1]!; q < q1; q += 2) {
+      const pr = pn[rowIdx[q]! >> 1]!;
+      Cp[(pr > pc ? pr : pc) + 1]++;
+    }
+  }
+  for (let k = 0; k < m; k++) Cp[k + 1] = Cp[k + 1]! + Cp[k]!;
+  const fill = Cp.slice(0, m);
+  for (let c = 0; c < m; c++) {
+    const pc = pn[c]!;
+    for (let q = colPtr[2 * c]!, q1 = colPtr[2 * c + 1]!; q < q1; q += 2) {
+      const pr = pn[rowIdx[q]! >> 1]!;
+      const col = pr > pc ? pr : pc;
+      Ci[fill[col]!++] = pr > pc ? pc : pr;
+    }
+  }
+  return { Cp, Ci };
+}
+
+/**
+ * The symbolic analysis of a node-blocked matrix on a node ordering (nodeUpper), run on its m = n/2 nodes and expanded
+ * to the dof-level structure SparseLDLT.pairBlocks and fusedPairs would find on single rows: the node etree K → P
+ * is the dof etree 2K → 2K + 1 → 2P; dof column 2J holds row 2J + 1 and then the rows of column 2J + 1, which are
+ * rows 2M, 2M + 1 for each node M in node column J, ascending. work is scratch of n entries at least.
+ */
+function nodeSymbolic(n: number, Cp: Int32Array, Ci: Int32Array, work: Int32Array): {
+  parent: Int32Array; Lp: Int32Array; Li: Int32Array; Np: Int32Array; Nj: Int32Array; Nend: Int32Array; Nfuse: Uint8Array;
+} {
+  const m = n >> 1;
+  const up = new Int32Array(m);
+  eliminationTree(m, Cp, Ci, up, work);
+  const count = new Int32Array(m);
+  const Np = new Int32Array(m + 1);
+  rowCounts(m, Cp, Ci, up, work, count, Np);
+  const nnz = Np[m]!;
+  const nLp = new Int32Array(m + 1);
+  for (let J = 0; J < m; J++) nLp[J + 1] = nLp[J]! + count[J]!;
+  const nLi = new Int32Array(nnz);
+  const nRj = new Int32Array(nnz);
+  const nRslot = new Int32Array(nnz);
+  rowPatterns(m, Cp, Ci, up, work, Np, nLp, nLi, nRj, nRslot);
+
+  const parent = new Int32Array(n);
+  const Lp = new Int32Array(n + 1);
+  for (let J = 0; J < m; J++) {
+    const c = count[J]!;
+    parent[2 * J] = 2 * J + 1;
+    parent[2 * J + 1] = up[J]! < 0 ? -1 : 2 * up[J]!;
+    Lp[2 * J + 1] = Lp[2 * J]! + 1 + 2 * c;
+    Lp[2 * J + 2] = Lp[2 * J + 1]! + 2 * c;
+  }
+  const Li = new Int32Array(Lp[n]!);
+  for (let J = 0; J < m; J++) {
+    const p0 = Lp[2 * J]!, p1 = Lp[2 * J + 1]!;
+    Li[p0] = 2 * J + 1;
+    for (let s = 0, q = nLp[J]!, q1 = nLp[J + 1]!; q < q1; q++, s += 2) {
+      const M = nLi[q]!;
+      Li[p0 + 1 + s] = 2 * M;
+      Li[p0 + 2 + s] = 2 * M + 1;
+      Li[p1 + s] = 2 * M;
+      Li[p1 + s + 1] = 2 * M + 1;
+    }
+  }
+  // row pair (2M, 2M + 1) applies node columns J = nRj[t] in node M's order; L(2M, 2J) sits after row 2J + 1 in column 2J
+  const Nj = new Int32Array(nnz);
+  const Nend = new Int32Array(nnz);
+  for (let t = 0; t < nnz; t++) {
+    const J = nRj[t]!;
+    Nj[t] = 2 * J;
+    Nend[t] = Lp[2 * J]! + 1 + 2 * (nRslot[t]! - nLp[J]!);
+  }
+  // node J + 1 nests in node J (one supernode: node column J is row J + 1, then exactly node column J + 1's rows)
+  const nests = new Uint8Array(m);
+  for (let J = 0; J + 1 < m; J++) {
+    const q = nLp[J]!, c = count[J]!;
+    if (c !== count[J + 1]! + 1 || nLi[q] !== J + 1) continue;
+    let same = true;
+    for (let r = 1, q2 = nLp[J + 1]!; r < c && same; r++) same = nLi[q + r] === nLi[q2 + r - 1];
+    nests[J] = same ? 1 : 0;
+  }
+  const Nfuse = new Uint8Array(nnz);
+  for (let M = 0; M < m; M++) {
+    const r1 = Np[M + 1]!;
+    for (let t = Np[M]!; t + 1 < r1; t++) {
+      const J = nRj[t]!;
+      if (nRj[t + 1] !== J + 1 || nests[J] !== 1) continue;
+      Nfuse[t] = 1;
+      t++; // pairs do not chain: t + 1 is applied with t
+    }
+  }
+  return { parent, Lp, Li, Np, Nj, Nend, Nfuse };
 }
 
 function identityRows(
