@@ -278,6 +278,38 @@ describe('buildPattern / buildScatter', () => {
       }
   });
 
+  it('the two-dof scatter map (by node blocks) holds findSlot\'s slot for every lower entry, on any pattern that has them', () => {
+    const rng = mulberry32(2024);
+    const mesh = makeMesh(6, 5, rng, 9, true);
+    const tris = mesh.groups[0]!.nodes;
+    // the element pattern; one with contact-like node pairs added; and a scalar pattern over the dofs with extra
+    // single-dof couplings, where columns 2C and 2C + 1 differ by more than row 2C (the derived slots miss there)
+    const dofPairs: number[] = [];
+    for (let t = 0; t < tris.length; t++) for (let u = 0; u < tris.length && u < 3; u++) dofPairs.push(2 * tris[t]!, 2 * tris[u]! + 1);
+    for (let q = 0; q < 30; q++) dofPairs.push(Math.floor(rng() * 2 * mesh.nNodes), Math.floor(rng() * 2 * mesh.nNodes));
+    const dofCliques = mesh.groups.map((g) => ({ nodes: Int32Array.from(Array.from(g.nodes).flatMap((v) => [2 * v, 2 * v + 1])), k: 2 * g.k }));
+    const patterns = [
+      buildPattern(mesh.nNodes, 2, mesh.groups),
+      buildPattern(mesh.nNodes, 2, [...mesh.groups, { nodes: Int32Array.from({ length: 40 }, () => Math.floor(rng() * mesh.nNodes)), k: 2 }]),
+      buildPattern(2 * mesh.nNodes, 1, [...dofCliques, { nodes: Int32Array.from(dofPairs), k: 2 }]),
+    ];
+    for (const p of patterns) {
+      for (const g of mesh.groups) {
+        const kd = 2 * g.k, map = buildScatter(p, g.nodes, g.k, 2);
+        for (let e = 0; e < g.nodes.length / g.k; e++) {
+          for (let r = 0; r < kd; r++) {
+            for (let c = 0; c < kd; c++) {
+              const R = 2 * g.nodes[e * g.k + (r >> 1)]! + (r & 1), C = 2 * g.nodes[e * g.k + (c >> 1)]! + (c & 1);
+              expect(map[e * kd * kd + r * kd + c]).toBe(R >= C ? findSlot(p, R, C) : -1);
+            }
+          }
+        }
+      }
+    }
+    expect(() => buildScatter(patterns[0]!, Int32Array.from([tris[0]!, tris[1]!, 999]), 3, 2)).toThrow(/outside the pattern/);
+    expect(() => buildScatter(patterns[0]!, Int32Array.from([tris[0]!, -1]), 2, 2)).toThrow(/outside the pattern/);
+  });
+
   it('rejects bad input', () => {
     expect(() => buildPattern(3, 2, [{ nodes: Int32Array.from([0, 1, 5]), k: 3 }])).toThrow(/outside/);
     expect(() => buildPattern(3, 2, [{ nodes: Int32Array.from([0, 1]), k: 3 }])).toThrow(/multiple/);
@@ -476,7 +508,7 @@ describe('SparseLDLT', () => {
   });
 
   it('the node-level symbolic analysis finds the structure of the single-row one, so the same factor bit for bit', () => {
-    type Structure = { parent: Int32Array; Lp: Int32Array; Li: Int32Array; Np: Int32Array; Nj: Int32Array; Nend: Int32Array; Nfuse: Uint8Array; Rj: Int32Array };
+    type Structure = { Cp: Int32Array; Ci: Int32Array; Csrc: Int32Array; parent: Int32Array; Lp: Int32Array; Li: Int32Array; Np: Int32Array; Nj: Int32Array; Nend: Int32Array; Nfuse: Uint8Array; Rj: Int32Array };
     const rng = mulberry32(123);
     // a grid with contact-like node pairs (k = 2 cliques), on the fill-reducing order and on a random node order
     for (const [nx, ny, pairs] of [[12, 10, 40], [7, 9, 0], [16, 3, 25]] as const) {
@@ -496,7 +528,11 @@ describe('SparseLDLT', () => {
         expect(b.Rj.length).toBe(b.Lp[p.n]);
         expect(byNodes.paired && byDofs.paired).toBe(true);
         expect(byNodes.nnzL).toBe(byDofs.nnzL);
-        for (const k of ['parent', 'Lp', 'Li', 'Np', 'Nj', 'Nend', 'Nfuse'] as const) expect(Array.from(a[k]), k).toEqual(Array.from(b[k]));
+        for (const k of ['parent', 'Lp', 'Li', 'Np', 'Nj', 'Nend', 'Nfuse', 'Cp'] as const) expect(Array.from(a[k]), k).toEqual(Array.from(b[k]));
+        // the permuted upper triangle: the same entries (row and source slot) in every column, in another order
+        const entries = (f: Structure, col: number): string[] =>
+          Array.from({ length: f.Cp[col + 1]! - f.Cp[col]! }, (_, q) => `${f.Ci[f.Cp[col]! + q]}:${f.Csrc[f.Cp[col]! + q]}`).sort();
+        for (let col = 0; col < p.n; col++) expect(entries(a, col)).toEqual(entries(b, col));
         expect(a.Nfuse.reduce((s, v) => s + v, 0)).toBeGreaterThan(0);
         const { values } = assemble(p, mesh, 2, rng, 'spd');
         expect(byNodes.factor(values)).toBe(true);

@@ -92,18 +92,22 @@ export class SparseLDLT {
     const pinv = invertPermutation(this.perm);
     this.pinv = pinv;
     const nnzA = p.colPtr[n];
-
-    // --- permuted upper triangle C = triu(P A P^T) by columns
-    const Cp = new Int32Array(n + 1);
-    const Ci = new Int32Array(nnzA);
-    const Csrc = new Int32Array(nnzA);
-    permutedUpper(n, pinv, p.colPtr, p.rowIdx, Cp, Ci, Csrc);
-    this.Cp = Cp;
-    this.Ci = Ci;
-    this.Csrc = Csrc;
-
     const work = new Int32Array(n);
     const nodes = analysis === 'auto' ? nodeUpper(n, this.perm, pinv, p.colPtr, p.rowIdx) : null;
+
+    // --- permuted upper triangle C = triu(P A P^T) by columns (the numeric factorization's input)
+    if (nodes !== null) {
+      this.Cp = nodes.dofCp;
+      this.Ci = nodes.dofCi;
+      this.Csrc = nodes.dofCsrc;
+    } else {
+      this.Cp = new Int32Array(n + 1);
+      this.Ci = new Int32Array(nnzA);
+      this.Csrc = new Int32Array(nnzA);
+      permutedUpper(n, pinv, p.colPtr, p.rowIdx, this.Cp, this.Ci, this.Csrc);
+    }
+    const Cp = this.Cp, Ci = this.Ci;
+
     if (nodes !== null) {
       // node blocks on a node ordering (every matrix the engine builds): the analysis on the n/2 nodes, expanded
       const s = nodeSymbolic(n, nodes.Cp, nodes.Ci, work);
@@ -529,7 +533,7 @@ function rowPatterns(
  */
 function nodeUpper(
   n: number, perm: Int32Array, pinv: Int32Array, colPtr: Int32Array, rowIdx: Int32Array,
-): { Cp: Int32Array; Ci: Int32Array } | null {
+): { Cp: Int32Array; Ci: Int32Array; dofCp: Int32Array; dofCi: Int32Array; dofCsrc: Int32Array } | null {
   if (n === 0 || (n & 1) !== 0) return null;
   const m = n >> 1;
   for (let K = 0; K < m; K++) if ((perm[2 * K]! & 1) !== 0 || perm[2 * K + 1] !== perm[2 * K]! + 1) return null;
@@ -558,15 +562,52 @@ function nodeUpper(
   }
   for (let k = 0; k < m; k++) Cp[k + 1] = Cp[k + 1]! + Cp[k]!;
   const fill = Cp.slice(0, m);
+  // the dof-level C as well: column 2M holds rows 2I, 2I + 1 of each node I < M in node column M and its diagonal,
+  // column 2M + 1 the same rows and 2M, 2M + 1. Within a column the entries come in another order than
+  // permutedUpper's, which does not change the factor: the numeric factorization adds each into its own zero.
+  const dofCp = new Int32Array(n + 1);
+  for (let M = 0; M < m; M++) {
+    const cnt = Cp[M + 1]! - Cp[M]!;
+    dofCp[2 * M + 1] = dofCp[2 * M]! + 2 * cnt - 1;
+    dofCp[2 * M + 2] = dofCp[2 * M + 1]! + 2 * cnt;
+  }
+  const dofCi = new Int32Array(dofCp[n]!);
+  const dofCsrc = new Int32Array(dofCp[n]!);
+  const fill0 = new Int32Array(m), fill1 = new Int32Array(m);
+  for (let M = 0; M < m; M++) {
+    fill0[M] = dofCp[2 * M]!;
+    fill1[M] = dofCp[2 * M + 1]!;
+  }
   for (let c = 0; c < m; c++) {
     const pc = pn[c]!;
-    for (let q = colPtr[2 * c]!, q1 = colPtr[2 * c + 1]!; q < q1; q += 2) {
+    const q0 = colPtr[2 * c]!, len = colPtr[2 * c + 1]! - q0;
+    for (let q = q0; q < q0 + len; q += 2) {
       const pr = pn[rowIdx[q]! >> 1]!;
-      const col = pr > pc ? pr : pc;
-      Ci[fill[col]!++] = pr > pc ? pc : pr;
+      const col = pr > pc ? pr : pc, row = pr > pc ? pc : pr;
+      Ci[fill[col]!++] = row;
+      if (q === q0) {
+        // the node's diagonal block: (2c, 2c) at q, (2c + 1, 2c) at q + 1, (2c + 1, 2c + 1) leads column 2c + 1
+        dofCi[fill0[col]!] = 2 * col;
+        dofCsrc[fill0[col]!++] = q;
+        dofCi[fill1[col]!] = 2 * col;
+        dofCsrc[fill1[col]!++] = q + 1;
+        dofCi[fill1[col]!] = 2 * col + 1;
+        dofCsrc[fill1[col]!++] = q0 + len;
+        continue;
+      }
+      // original rows 2r + x and columns 2c + y (r > c) sit at slot (y = 0 ? q : q + len − 1) + x
+      for (let i = 0; i < 2; i++) {
+        for (let j = 0; j < 2; j++) {
+          // permuted row 2·row + i, column 2·col + j; pr > pc: the column is node r (x = j, y = i), else node c
+          const slot = pr > pc ? (i === 0 ? q : q + len - 1) + j : (j === 0 ? q : q + len - 1) + i;
+          const at = j === 0 ? fill0[col]!++ : fill1[col]!++;
+          dofCi[at] = 2 * row + i;
+          dofCsrc[at] = slot;
+        }
+      }
     }
   }
-  return { Cp, Ci };
+  return { Cp, Ci, dofCp, dofCi, dofCsrc };
 }
 
 /**
