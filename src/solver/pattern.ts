@@ -201,6 +201,10 @@ export function buildScatter(p: SymPattern, nodes: Int32Array, k: number, dofsPe
   const ne = nodes.length / k;
   if (!Number.isInteger(ne)) throw new RangeError(`buildScatter: nodes.length (${nodes.length}) is not a multiple of k (${k})`);
   const out = new Int32Array(ne * kd * kd);
+  if (d === 2) {
+    scatterByNodes(p, nodes, k, out);
+    return out;
+  }
   for (let e = 0; e < ne; e++) {
     const base = e * kd * kd;
     for (let r = 0; r < kd; r++) {
@@ -218,6 +222,51 @@ export function buildScatter(p: SymPattern, nodes: Int32Array, k: number, dofsPe
     }
   }
   return out;
+}
+
+/**
+ * buildScatter for two dofs per node, by node blocks: one search per pair of element nodes finds entry (2R, 2C), and
+ * the block's other entries follow from the pattern's layout (rows ascend, so (2R + 1, 2C) is the next slot, and column
+ * 2C + 1 holds column 2C's rows but 2C, so (2R, 2C + 1) lies one column length − 1 further). Every derived slot is
+ * checked against the pattern's row, with findSlot as the fallback, so the map is findSlot's entry for entry.
+ */
+function scatterByNodes(p: SymPattern, nodes: Int32Array, k: number, out: Int32Array): void {
+  const kd = 2 * k, ne = nodes.length / k, n = p.n, colPtr = p.colPtr;
+  for (let e = 0; e < ne; e++) {
+    const base = e * kd * kd;
+    for (let a = 0; a < k; a++) {
+      const R = 2 * nodes[e * k + a]!;
+      for (let b = 0; b < k; b++) {
+        const C = 2 * nodes[e * k + b]!;
+        const o = base + 2 * a * kd + 2 * b; // local entry (2a, 2b)
+        if (R < C) {
+          out[o] = out[o + 1] = out[o + kd] = out[o + kd + 1] = -1; // the upper triangle
+          continue;
+        }
+        if (C < 0 || R >= n) throw new RangeError(`buildScatter: element ${e} references dof ${C < 0 ? C : R} outside the pattern`);
+        const s = findSlot(p, R, C);
+        if (s < 0) throw new Error(`buildScatter: entry (${R}, ${C}) of element ${e} is not in the pattern`);
+        out[o] = s;
+        out[o + kd] = slotAt(p, s + 1, R + 1, C); // (2R + 1, 2C)
+        if (R === C) {
+          out[o + 1] = -1; // (2R, 2R + 1): upper
+          out[o + kd + 1] = slotAt(p, colPtr[C + 1]!, R + 1, C + 1); // the diagonal leads its column
+        } else {
+          const s1 = s + colPtr[C + 1]! - colPtr[C]! - 1; // (2R, 2C + 1)
+          out[o + 1] = slotAt(p, s1, R, C + 1);
+          out[o + kd + 1] = slotAt(p, s1 + 1, R + 1, C + 1);
+        }
+      }
+    }
+  }
+}
+
+/** s when it holds entry (i, j) of the pattern, else findSlot(p, i, j) (which throws nothing: −1 means missing). */
+function slotAt(p: SymPattern, s: number, i: number, j: number): number {
+  if (s >= p.colPtr[j]! && s < p.colPtr[j + 1]! && p.rowIdx[s] === i) return s;
+  const f = findSlot(p, i, j);
+  if (f < 0) throw new Error(`buildScatter: entry (${i}, ${j}) is not in the pattern`);
+  return f;
 }
 
 /** values index of every diagonal entry (i, i): the first entry of column i. */
