@@ -33,6 +33,17 @@ describe('late branches', () => {
     expect(deopted('isolateKeptRows')).toEqual([]);
   }, 60_000);
 
+  it('the first factorization with an island held (asleep beside an awake one) does not deoptimize the LDLᵀ kernel', () => {
+    const r = runTraced('./held-rows-probe.ts', ['--trace-opt', '--trace-deopt']);
+    expect(r.status, r.stderr).toBe(0);
+    const begin = r.lines.indexOf('--held-begin');
+    expect(begin).toBeGreaterThan(0);
+    expect(JSON.parse(r.lines.find((l) => l.startsWith('{"factored"')) ?? 'null')).toEqual({ factored: 200 });
+    // what the test needs to be able to fail: the kernel was optimized on whole factorizations first
+    expect(r.lines.slice(0, begin).join('\n')).toMatch(turbofanCompiled('factorPairedKernel'));
+    expect(deoptimizations(r.between('--held-begin', '--held-end'), 'factorPairedKernel')).toEqual([]);
+  }, 60_000);
+
   it('the next level: a second world with user systems does not deoptimize the stage runner', () => {
     const r = runTraced('./second-world-probe.ts', ['--trace-opt', '--trace-deopt']);
     expect(r.status, r.stderr).toBe(0);

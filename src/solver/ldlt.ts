@@ -982,8 +982,11 @@ function primeOn(p: SymPattern): void {
   // skips its entries in node 0's columns and zeroes those in node 1's. Its loop body runs first in a game only
   // when an island converges beside one it touched (the jelly page, step ~90 after world.warmUp), and deoptimized there.
   const held = Uint8Array.from([0, 0, KEEP_ROWS]), label = Int32Array.from([1, 0, 1]);
+  // and node 1 held (a sleeping or pinned island: identity rows, skipped by the backward solve), first met in a game
+  // when one island sleeps beside awake ones (the jelly page with sleeping on, step ~116), where it deoptimized the kernel
+  const asleep = Uint8Array.from([0, 1, 0]);
   for (let k = 0; k < 40; k++) {
-    f.factor(k % 2 === 0 ? coupled : blocks);
+    f.factor(k % 2 === 0 ? coupled : blocks, k % 4 === 3 ? asleep : null);
     f.isolateKeptRows(held, label);
     f.solve(rhs[(k >> 1) % 4]!, x);
   }
