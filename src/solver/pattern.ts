@@ -261,7 +261,7 @@ function scatterByNodes(p: SymPattern, nodes: Int32Array, k: number, out: Int32A
   }
 }
 
-/** s when it holds entry (i, j) of the pattern, else findSlot(p, i, j) (which throws nothing: −1 means missing). */
+/** s when it holds entry (i, j) of the pattern, else findSlot(p, i, j); throws, as buildScatter does, when the pattern lacks the entry. */
 function slotAt(p: SymPattern, s: number, i: number, j: number): number {
   if (s >= p.colPtr[j]! && s < p.colPtr[j + 1]! && p.rowIdx[s] === i) return s;
   const f = findSlot(p, i, j);
