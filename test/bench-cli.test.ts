@@ -129,6 +129,21 @@ describe('elastica bench', () => {
     expect(row.memoryMB).toEqual([row.retainedMB![0], row.retainedMB![3]]);
   }, 60_000);
 
+  it('the game mode runs a scene as a game starts a level: sleeping on, warmed up at load; a bad mode names the modes', async () => {
+    const { runSceneElastica, SCENE_MODES } = await import('../src/cli/bench-scenes');
+    expect(SCENE_MODES).toContain('game');
+    const row = runSceneElastica('page', 'game', { steps: 30, block: 10 });
+    expect(row.mode).toBe('game');
+    expect(row.sleeping).toBe(true);
+    expect(row.engine).toBe('elastica (sleeping on)');
+    // world.warmUp at load: the engine's warm-up (once a process) and the scene's own steps, undone
+    expect(row.warmupMs).toBeGreaterThan(0);
+    for (const w of row.windows) expect(w.restingSteps).toBeDefined();
+    const bad = spawnSync(process.execPath, [join(ROOT, 'bin', 'elastica.mjs'), 'bench', '--cases', 'page', '--scene-mode', 'hot'], { cwd: ROOT, encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--scene-mode: expected cold, cold-warmup, game, warm, sleeping, got "hot"/);
+  }, 60_000);
+
   it('the ratio row divides Elastica\'s warm figures by Rapier\'s window by window, matching windows by their bounds', async () => {
     const { ratioToRapier } = await import('../src/cli/bench-scenes');
     type Row = import('../src/cli/bench-scenes').SceneResult;

@@ -17,8 +17,10 @@
  *   (r = 0.15 m) rolls along the row at 1 m/s through the jellies' tops, so with sleeping on one or
  *   two jellies are awake at a time beside sleeping ones (a level where the player disturbs one body).
  *
- * Elastica also runs warm with sleeping on (mode 'sleeping', src/systems/sleep.ts); its windows count
- * the steps that rested (every body asleep, no solve).
+ * Elastica also runs warm with sleeping on (mode 'sleeping', src/systems/sleep.ts), and cold as a game
+ * starts a level with the game layer's defaults (mode 'game': a fresh process, sleeping on, the scene
+ * warmed up at load by world.warmUp, as the gallery's jelly page does); their windows count the steps
+ * that rested (every body asleep, no solve).
  *
  * Windows (s after spawn): 0–1, 1–2, 2–5, 5–10 (stirred: blocks of `block` steps). Each row: median,
  * p95, p99 and max ms per step and Newton iterations (mean, max) per window, the largest single
@@ -35,7 +37,7 @@ import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from '../collisio
 
 export const SCENES = ['page', 'pile20', 'stirred', 'row20'] as const;
 /** Elastica runs: cold, cold with the scene's own warm-up, warm, and warm with sleeping on (src/systems/sleep.ts). */
-export const SCENE_MODES = ['cold', 'cold-warmup', 'warm', 'sleeping'] as const;
+export const SCENE_MODES = ['cold', 'cold-warmup', 'game', 'warm', 'sleeping'] as const;
 export type SceneMode = (typeof SCENE_MODES)[number];
 export type SceneName = (typeof SCENES)[number];
 
@@ -61,7 +63,8 @@ export interface SceneResult {
   engine: string;
   /**
    * 'cold': first scene of a fresh process; 'cold-warmup': the same, the scene warmed up at load
-   * (PhysicsWorld.warmUp: 60 steps run and undone); 'warm': built again after one run in the process.
+   * (PhysicsWorld.warmUp: 60 steps run and undone); 'game': cold-warmup with sleeping on (the game layer's
+   * default); 'warm': built again after one run in the process (the 'sleeping' runs report 'warm').
    */
   mode: SceneMode;
   sleeping?: boolean;
@@ -291,12 +294,12 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
   const block = opts.block ?? 500;
   const tb = performance.now();
   const { world, drive } = buildScene(name);
-  const sleeping = mode === 'sleeping';
+  const sleeping = mode === 'sleeping' || mode === 'game';
   world.sleeping = sleeping;
   const tw = performance.now();
   // the world's first step would run the engine's warm-up; a game runs it at scene load (SoftSim
   // does), or warms the scene itself up (world.warmUp: the engine's warm-up, then 60 steps undone)
-  if (mode === 'cold-warmup') world.warmUp();
+  if (mode === 'cold-warmup' || mode === 'game') world.warmUp();
   else warmUpEngine();
   const warmupMs = performance.now() - tw;
   const buildMs = performance.now() - tb;
@@ -331,7 +334,7 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
   for (let s = 1; s < steps; s++) if (times[s]! > times[maxAt]!) maxAt = s;
   const st = world.lastStats;
   return {
-    name, engine: sleeping ? 'elastica (sleeping on)' : 'elastica', mode: sleeping ? 'warm' : mode, sleeping, triangles: world.lists.triangles.length,
+    name, engine: sleeping ? 'elastica (sleeping on)' : 'elastica', mode: mode === 'sleeping' ? 'warm' : mode, sleeping, triangles: world.lists.triangles.length,
     buildMs: r3(buildMs), warmupMs: r3(warmupMs), maxStepMs: r3(times[maxAt] ?? 0), maxStepAt: maxAt,
     windows: windowsFor(name, steps, block, times, iters, sleeping ? resting : null),
     rebuilds: st.contactRebuildsTotal - rebuilds0, failSafeSteps: st.failSafeSteps,

@@ -589,8 +589,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
 }
 
 /**
- * A game scene (bench-scenes.ts): Elastica in each SCENE_MODES mode (cold: a fresh process; warm:
- * built again after one run in a process; sleeping: warm with sleeping on), then Rapier's constraints (default) and FEM solvers, sleeping off and on,
+ * A game scene (bench-scenes.ts): Elastica in each SCENE_MODES mode (cold: a fresh process; cold-warmup: the same,
+ * warmed up at load; game: cold-warmup with sleeping on, the game layer's defaults; warm: built again after one run
+ * in a process; sleeping: warm with sleeping on), then Rapier's constraints (default) and FEM solvers, sleeping off and on,
  * then the ratio row (ratioToRapier: Elastica warm over Rapier's default solver). One JSON row each; the text form prints one line per time window.
  */
 async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) => void): Promise<void> {

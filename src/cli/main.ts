@@ -338,9 +338,11 @@ async function dispatch(argv: string[]): Promise<number> {
       'scene-mode': { type: 'string' },
     });
     if (positionals.length > 0) throw new InputError(`bench: unexpected argument "${positionals[0]}"\n${USAGE}`);
-    const sceneMode = values['scene-mode'] as string | undefined;
-    if (sceneMode !== undefined && sceneMode !== 'cold' && sceneMode !== 'cold-warmup' && sceneMode !== 'warm' && sceneMode !== 'sleeping') {
-      throw new InputError(`bench --scene-mode: expected cold, cold-warmup, warm or sleeping, got "${sceneMode}"`);
+    const { SCENE_MODES } = await import('./bench-scenes');
+    const modeArg = values['scene-mode'] as string | undefined;
+    const sceneMode = SCENE_MODES.find((m) => m === modeArg);
+    if (modeArg !== undefined && sceneMode === undefined) {
+      throw new InputError(`bench --scene-mode: expected ${SCENE_MODES.join(', ')}, got "${modeArg}"`);
     }
     const { runBench } = await import('./bench');
     const cases = values.cases === undefined ? undefined : (values.cases as string).split(',').map((c) => c.trim()).filter((c) => c !== '');
