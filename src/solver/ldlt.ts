@@ -95,21 +95,12 @@ export class SparseLDLT {
     const work = new Int32Array(n);
     const nodes = analysis === 'auto' ? nodeUpper(n, this.perm, pinv, p.colPtr, p.rowIdx) : null;
 
-    // --- permuted upper triangle C = triu(P A P^T) by columns (the numeric factorization's input)
     if (nodes !== null) {
+      // node blocks on a node ordering (every matrix the engine builds): the permuted upper triangle C (the numeric
+      // factorization's input) from the node-level one, and the analysis on the n/2 nodes, expanded
       this.Cp = nodes.dofCp;
       this.Ci = nodes.dofCi;
       this.Csrc = nodes.dofCsrc;
-    } else {
-      this.Cp = new Int32Array(n + 1);
-      this.Ci = new Int32Array(nnzA);
-      this.Csrc = new Int32Array(nnzA);
-      permutedUpper(n, pinv, p.colPtr, p.rowIdx, this.Cp, this.Ci, this.Csrc);
-    }
-    const Cp = this.Cp, Ci = this.Ci;
-
-    if (nodes !== null) {
-      // node blocks on a node ordering (every matrix the engine builds): the analysis on the n/2 nodes, expanded
       const s = nodeSymbolic(n, nodes.Cp, nodes.Ci, work);
       this.parent = s.parent;
       this.Lp = s.Lp;
@@ -125,6 +116,15 @@ export class SparseLDLT {
       this.Nend = s.Nend;
       this.Nfuse = s.Nfuse;
     } else {
+      // --- permuted upper triangle C = triu(P A P^T) by columns (the numeric factorization's input)
+      const Cp = new Int32Array(n + 1);
+      const Ci = new Int32Array(nnzA);
+      const Csrc = new Int32Array(nnzA);
+      permutedUpper(n, pinv, p.colPtr, p.rowIdx, Cp, Ci, Csrc);
+      this.Cp = Cp;
+      this.Ci = Ci;
+      this.Csrc = Csrc;
+
       // --- elimination tree (Liu, with path compression)
       const parent = new Int32Array(n);
       eliminationTree(n, Cp, Ci, parent, work);
