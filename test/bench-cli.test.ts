@@ -144,6 +144,21 @@ describe('elastica bench', () => {
     expect(bad.stderr).toMatch(/--scene-mode: expected cold, cold-warmup, game, warm, sleeping, got "hot"/);
   }, 60_000);
 
+  it('a game row\'s warm-up is what the load paid: the engine\'s warm-up (which SoftSim\'s constructor runs) and the scene\'s own', () => {
+    // a fresh process, as the bench's scene rows run: the page's scene is built by SoftSim, whose constructor runs the
+    // engine's warm-up; the row used to time world.warmUp() alone and so left that out of the page's warm-up
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'elastica.mjs'), 'bench', '--json', '--no-rapier', '--cases', 'page', '--scene-mode', 'game', '--steps', '5'], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const row = JSON.parse(r.stdout.trim()) as Record<string, number>;
+    // the engine warm-up steps two worlds for some 1,600 steps: tens of milliseconds at least on any machine
+    expect(row.engineWarmupMs).toBeGreaterThan(20);
+    expect(row.sceneWarmupMs).toBeGreaterThan(0);
+    expect(row.warmupMs).toBeCloseTo(row.engineWarmupMs! + row.sceneWarmupMs!, 2);
+    // the build covers the scene and its own warm-up, not the engine's
+    expect(row.buildMs).toBeGreaterThanOrEqual(row.sceneWarmupMs!);
+    expect(row.buildMs).toBeLessThan(row.sceneWarmupMs! + row.engineWarmupMs!);
+  }, 120_000);
+
   it('the ratio row divides Elastica\'s warm figures by Rapier\'s window by window, matching windows by their bounds', async () => {
     const { ratioToRapier } = await import('../src/cli/bench-scenes');
     type Row = import('../src/cli/bench-scenes').SceneResult;

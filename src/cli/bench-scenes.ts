@@ -24,7 +24,8 @@
  *
  * Windows (s after spawn): 0–1, 1–2, 2–5, 5–10 (stirred: blocks of `block` steps). Each row: median,
  * p95, p99 and max ms per step and Newton iterations (mean, max) per window, the largest single
- * step, and for Elastica the scene's build time and the JIT warm-up it paid (cold rows).
+ * step, and for Elastica the scene's build time and the JIT warm-up its load paid (the engine's, once a process,
+ * and the scene's own in the cold-warmup and game rows).
  */
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
@@ -69,16 +70,23 @@ export interface SceneResult {
   mode: SceneMode;
   sleeping?: boolean;
   triangles: number;
-  /** Building the scene (ms), and the engine's JIT warm-up paid while building (cold Elastica rows). */
+  /** Building the scene (ms), its own warm-up included (cold-warmup and game rows), the engine's not. */
   buildMs: number;
+  /**
+   * Elastica: the JIT warm-up a scene's load pays (ms): the engine's (`warmUpEngine`, once a process: 0 in a warm
+   * row) plus the scene's own (`world.warmUp()`'s steps: cold-warmup and game rows).
+   */
   warmupMs?: number;
+  engineWarmupMs?: number;
+  sceneWarmupMs?: number;
   maxStepMs: number;
   /** Index of the largest step. */
   maxStepAt: number;
   windows: SceneWindow[];
   /**
    * Contact-pattern rebuilds, fail-safe steps, external (array buffer) memory at the start and end (MB; the
-   * stirred scene's after a full garbage collection, as retainedMB).
+   * stirred scene's after a full garbage collection, as retainedMB); memoryMB is absent where the runtime does not
+   * report it (a browser: bench/browser.ts).
    */
   rebuilds?: number;
   failSafeSteps?: number;
@@ -92,6 +100,8 @@ export interface SceneResult {
   retainedMB?: number[];
   error?: string;
   note?: string;
+  /** Where the row was measured when not in Node: the browser and its version (bench/browser.ts). */
+  runtime?: string;
 }
 
 /**
@@ -117,6 +127,25 @@ export function ratioToRapier(elastica: SceneResult, rapier: SceneResult): Scene
   }
   if (windows.length === 0) return null;
   return { name: elastica.name, kind: 'ratio', engine: 'elastica warm / rapier constraints', windows };
+}
+
+/** A scene row as the bench's text output prints it: a heading line, then one line per time window. */
+export function sceneRowLines(r: SceneResult): string[] {
+  const out = [`${r.name} ${r.engine} ${r.mode}: ${r.triangles} triangles, build ${r.buildMs} ms` +
+    (r.warmupMs !== undefined ? `, JIT warm-up ${r.warmupMs} ms (engine ${r.engineWarmupMs}, scene ${r.sceneWarmupMs})` : '') + `, largest step ${r.maxStepMs} ms at step ${r.maxStepAt}` +
+    (r.rebuilds !== undefined ? `, rebuilds ${r.rebuilds}, fail-safe ${r.failSafeSteps}` : '') + (r.error ? `  error: ${r.error}` : '')];
+  for (const w of r.windows) {
+    out.push(`  ${String(w.from).padStart(5)}–${String(w.to).padEnd(5)} median ${w.median.toFixed(3)}  p95 ${w.p95.toFixed(3)}  p99 ${w.p99.toFixed(3)}  max ${w.max.toFixed(3)} ms` +
+      (w.newtonMean !== undefined ? `  newton ${w.newtonMean} / ${w.newtonMax}` : '') +
+      (w.restingSteps !== undefined ? `  resting ${w.restingSteps} of ${w.steps}` : ''));
+  }
+  return out;
+}
+
+/** A ratio row as the bench's text output prints it. */
+export function ratioLines(ratio: SceneRatio): string[] {
+  return [`${ratio.name} ${ratio.engine} (same run):`,
+    ...ratio.windows.map((w) => `  ${String(w.from).padStart(5)}–${String(w.to).padEnd(5)} median ${w.median.toFixed(2)}×  p99 ${w.p99.toFixed(2)}×`)];
 }
 
 export interface SceneOptions {
@@ -292,16 +321,19 @@ function windowsFor(
 export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOptions = {}): SceneResult {
   const steps = opts.steps ?? (name === 'stirred' ? 2000 : 600);
   const block = opts.block ?? 500;
+  // The engine's warm-up (once a process) first, timed on its own: a game pays it at scene load (SoftSim's
+  // constructor runs it, so the page's build would otherwise hide it; the world's first step would run it too)
+  const te = performance.now();
+  warmUpEngine();
+  const engineWarmupMs = performance.now() - te;
   const tb = performance.now();
   const { world, drive } = buildScene(name);
   const sleeping = mode === 'sleeping' || mode === 'game';
   world.sleeping = sleeping;
   const tw = performance.now();
-  // the world's first step would run the engine's warm-up; a game runs it at scene load (SoftSim
-  // does), or warms the scene itself up (world.warmUp: the engine's warm-up, then 60 steps undone)
+  // a game may also warm the scene itself up at load (world.warmUp: its first 60 steps run and undone)
   if (mode === 'cold-warmup' || mode === 'game') world.warmUp();
-  else warmUpEngine();
-  const warmupMs = performance.now() - tw;
+  const sceneWarmupMs = performance.now() - tw;
   const buildMs = performance.now() - tb;
   const times = new Float64Array(steps);
   const iters = new Int32Array(steps);
@@ -315,10 +347,10 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
     // twice: an array buffer found dead by one collection may still be counted until the next one frees its store
     collect();
     collect();
-    retained.push(r3(process.memoryUsage().arrayBuffers / 1048576));
+    retained.push(r3(arrayBufferBytes() / 1048576));
   };
   keep();
-  const mem0 = process.memoryUsage().arrayBuffers;
+  const mem0 = arrayBufferBytes();
   for (let s = 0; s < steps; s++) {
     if (drive) drive(s);
     const t0 = performance.now();
@@ -329,19 +361,24 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
     touching = world.lastStats.contactTouching;
     if ((s + 1) % block === 0 || s + 1 === steps) keep();
   }
-  const mem1 = process.memoryUsage().arrayBuffers;
+  const mem1 = arrayBufferBytes();
   let maxAt = 0;
   for (let s = 1; s < steps; s++) if (times[s]! > times[maxAt]!) maxAt = s;
   const st = world.lastStats;
   return {
     name, engine: sleeping ? 'elastica (sleeping on)' : 'elastica', mode: mode === 'sleeping' ? 'warm' : mode, sleeping, triangles: world.lists.triangles.length,
-    buildMs: r3(buildMs), warmupMs: r3(warmupMs), maxStepMs: r3(times[maxAt] ?? 0), maxStepAt: maxAt,
+    buildMs: r3(buildMs), warmupMs: r3(engineWarmupMs + sceneWarmupMs), engineWarmupMs: r3(engineWarmupMs), sceneWarmupMs: r3(sceneWarmupMs), maxStepMs: r3(times[maxAt] ?? 0), maxStepAt: maxAt,
     windows: windowsFor(name, steps, block, times, iters, sleeping ? resting : null),
     rebuilds: st.contactRebuildsTotal - rebuilds0, failSafeSteps: st.failSafeSteps,
-    memoryMB: [r3(mem0 / 1048576), r3(mem1 / 1048576)],
+    ...(mem0 >= 0 && mem1 >= 0 ? { memoryMB: [r3(mem0 / 1048576), r3(mem1 / 1048576)] as [number, number] } : {}),
     ...(collect ? { retainedMB: retained } : {}),
     note: `touching pairs at the end: ${touching}`,
   };
+}
+
+/** Node's array buffer memory (bytes), or −1 where the runtime has no `process.memoryUsage` (a browser: bench/browser.ts). */
+function arrayBufferBytes(): number {
+  return typeof process === 'object' && typeof process.memoryUsage === 'function' ? process.memoryUsage().arrayBuffers : -1;
 }
 
 let gcFn: (() => void) | null | undefined;

@@ -38,7 +38,7 @@ import { JELLY, buildJelly, jellyMesh, jellyModulus, makeJellyPile } from './ben
 import { STAGES } from '../systems/pipeline';
 import { measureSnapshot, type SnapshotFigures } from './bench-snapshot';
 import {
-  collector, ratioToRapier, SCENES, SCENE_MODES, runSceneElastica, runSceneRapier, type SceneMode, type SceneName, type SceneResult,
+  collector, ratioLines, ratioToRapier, sceneRowLines, SCENES, SCENE_MODES, runSceneElastica, runSceneRapier, type SceneMode, type SceneName, type SceneResult,
 } from './bench-scenes';
 
 export interface BenchOptions {
@@ -601,14 +601,7 @@ async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) 
       out(JSON.stringify(r));
       return;
     }
-    out(`${r.name} ${r.engine} ${r.mode}: ${r.triangles} triangles, build ${r.buildMs} ms` +
-      (r.warmupMs !== undefined ? ` (JIT warm-up ${r.warmupMs} ms)` : '') + `, largest step ${r.maxStepMs} ms at step ${r.maxStepAt}` +
-      (r.rebuilds !== undefined ? `, rebuilds ${r.rebuilds}, fail-safe ${r.failSafeSteps}` : '') + (r.error ? `  error: ${r.error}` : ''));
-    for (const w of r.windows) {
-      out(`  ${String(w.from).padStart(5)}–${String(w.to).padEnd(5)} median ${w.median.toFixed(3)}  p95 ${w.p95.toFixed(3)}  p99 ${w.p99.toFixed(3)}  max ${w.max.toFixed(3)} ms` +
-        (w.newtonMean !== undefined ? `  newton ${w.newtonMean} / ${w.newtonMax}` : '') +
-        (w.restingSteps !== undefined ? `  resting ${w.restingSteps} of ${w.steps}` : ''));
-    }
+    for (const l of sceneRowLines(r)) out(l);
   };
   if (opts.sceneMode) {
     // in the child process: a warm run first runs the scene once, unmeasured
@@ -650,10 +643,7 @@ async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) 
   const ratio = warm && rapierDefault ? ratioToRapier(warm, rapierDefault) : null;
   if (!ratio) return;
   if (opts.json) out(JSON.stringify(ratio));
-  else {
-    out(`${name} ${ratio.engine} (same run):`);
-    for (const w of ratio.windows) out(`  ${String(w.from).padStart(5)}–${String(w.to).padEnd(5)} median ${w.median.toFixed(2)}×  p99 ${w.p99.toFixed(2)}×`);
-  }
+  else for (const l of ratioLines(ratio)) out(l);
 }
 
 /** The `elastica` command (bin/elastica.mjs), two levels up from this module (src/cli or dist/cli). */
