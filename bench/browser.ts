@@ -1,0 +1,238 @@
+/**
+ * The game scenes (src/cli/bench-scenes.ts) in headless Chromium, where a Phaser game runs: what a player's browser
+ * makes of the engine's code, beside `elastica bench`'s Node figures (docs/solver.md, "Benchmark").
+ *
+ *   npm run bench:browser -- [--cases page,pile20] [--modes game,warm] [--runs 3] [--steps N] [--no-rapier] [--json] [--core 1]
+ *
+ * The scene code is bundled with esbuild, Node's modules replaced (the page's own `performance`; no forced garbage
+ * collection and no memory figures), and served on a localhost origin with cross-origin isolation, so that
+ * `performance.now()` ticks in microseconds rather than Chromium's 100 µs. Chromium (CHROMIUM_PATH, default
+ * /usr/bin/chromium) runs under `taskset -c <core>`, every process of it on one core, as the Node bench is run.
+ * Modes, as `elastica bench --scene-mode` names them:
+ *  - cold, cold-warmup, game: a fresh browser per run (`--runs` of each), the scene the page's first;
+ *  - warm, sleeping: a fresh browser, the scene run once unmeasured and then measured in the same page.
+ * Then Rapier's default (constraints) solver, sleeping off, in a fresh browser (one run unmeasured, so that its
+ * WebAssembly is compiled and tiered up, then one measured), and the ratio row (Elastica warm over it), as
+ * `elastica bench` prints them. With --json, one JSON row per line; each scene row's `runtime` names the browser.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  ratioLines, ratioToRapier, sceneRowLines, SCENES, SCENE_MODES, type SceneMode, type SceneName, type SceneOptions, type SceneResult,
+} from '../src/cli/bench-scenes';
+
+const repo = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The page's origin: localhost is a secure context, so Chromium honours the isolation headers (no server listens). */
+const ORIGIN = 'http://localhost:8765';
+const ISOLATION = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+
+interface Options {
+  cases: SceneName[];
+  modes: SceneMode[];
+  runs: number;
+  steps?: number;
+  rapier: boolean;
+  json: boolean;
+  core: number;
+}
+
+class UsageError extends Error {}
+
+const USAGE = 'usage: npm run bench:browser -- [--cases page,pile20] [--modes game,warm] [--runs 3] [--steps N] [--no-rapier] [--json] [--core 1]';
+
+function intArg(flag: string, v: string | undefined, lo: number, hi: number): number {
+  const n = v !== undefined && /^\d+$/.test(v) ? Number(v) : NaN;
+  if (!(n >= lo && n <= hi)) throw new UsageError(`${flag}: expected an integer from ${lo} to ${hi}, got ${v === undefined ? 'nothing' : `'${v}'`}`);
+  return n;
+}
+
+function listArg<T extends string>(flag: string, v: string | undefined, allowed: readonly T[]): T[] {
+  const items = (v ?? '').split(',').filter((s) => s !== '');
+  if (items.length === 0) throw new UsageError(`${flag}: expected a comma-separated list of ${allowed.join(', ')}`);
+  for (const s of items) if (!(allowed as readonly string[]).includes(s)) throw new UsageError(`${flag}: '${s}' is not one of ${allowed.join(', ')}`);
+  return items as T[];
+}
+
+function parseOptions(argv: string[]): Options {
+  const o: Options = { cases: ['page', 'pile20'], modes: ['game', 'warm'], runs: 3, rapier: true, json: false, core: 1 };
+  const cores = availableParallelism();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--cases') o.cases = listArg(a, argv[++i], SCENES);
+    else if (a === '--modes') o.modes = listArg(a, argv[++i], SCENE_MODES);
+    else if (a === '--runs') o.runs = intArg(a, argv[++i], 1, 20);
+    else if (a === '--steps') o.steps = intArg(a, argv[++i], 1, 100_000);
+    else if (a === '--core') o.core = intArg(a, argv[++i], 0, cores - 1);
+    else if (a === '--no-rapier') o.rapier = false;
+    else if (a === '--json') o.json = true;
+    else throw new UsageError(`unknown argument '${a}'`);
+  }
+  return o;
+}
+
+/** The bench-scenes module for the page: one script, Node's modules replaced by what the browser has. */
+async function bundle(): Promise<string> {
+  const { build } = await import('esbuild');
+  const shims: Record<string, string> = {
+    'node:perf_hooks': 'export const performance = globalThis.performance;',
+    // bench-scenes' collector() catches this and reports no collector
+    'node:v8': 'export function setFlagsFromString() { throw new Error("no V8 flags in a browser"); }',
+    'node:vm': 'export function runInNewContext() { throw new Error("no vm contexts in a browser"); }',
+  };
+  const r = await build({
+    stdin: {
+      contents: "import { runSceneElastica, runSceneRapier } from './src/cli/bench-scenes';\n" +
+        'Object.assign(globalThis, { __elasticaBench: { runSceneElastica, runSceneRapier } });\n',
+      resolveDir: repo, sourcefile: 'bench-browser-entry.ts', loader: 'ts',
+    },
+    bundle: true, format: 'iife', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent',
+    plugins: [{
+      name: 'node-shims',
+      setup(b) {
+        b.onResolve({ filter: /^node:/ }, (a) => shims[a.path] !== undefined
+          ? { path: a.path, namespace: 'node-shim' }
+          : { errors: [{ text: `${a.path} (imported by ${a.importer}) has no browser replacement in bench/browser.ts` }] });
+        b.onLoad({ filter: /.*/, namespace: 'node-shim' }, (a) => ({ contents: shims[a.path]!, loader: 'js' }));
+      },
+    }],
+  });
+  return r.outputFiles[0]!.text;
+}
+
+type Browser = import('playwright-core').Browser;
+type Page = import('playwright-core').Page;
+
+/** Launches Chromium on one core (a `taskset` wrapper) and opens the bench page; the page's errors are collected. */
+async function openPage(script: string, launcher: string): Promise<{ browser: Browser; page: Page; errors: string[] }> {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: launcher, headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.route(`${ORIGIN}/**`, (route) => {
+    const js = new URL(route.request().url()).pathname === '/bench.js';
+    return route.fulfill({
+      status: 200,
+      headers: { 'content-type': js ? 'text/javascript' : 'text/html; charset=utf-8', ...ISOLATION },
+      body: js ? script : '<!doctype html><meta charset="utf-8"><title>elastica bench</title><script src="/bench.js"></script>',
+    });
+  });
+  await page.goto(`${ORIGIN}/`, { waitUntil: 'load' });
+  const isolated = await page.evaluate(() => globalThis.crossOriginIsolated && typeof (globalThis as { __elasticaBench?: unknown }).__elasticaBench === 'object');
+  if (!isolated) {
+    await browser.close();
+    throw new Error(`the bench page did not load cross-origin isolated with its script${errors.length ? `: ${errors.join('; ')}` : ''} (performance.now() would tick in 100 µs)`);
+  }
+  return { browser, page, errors };
+}
+
+/** One Elastica row: `mode` run in a fresh page (warm and sleeping run the scene once unmeasured first). */
+async function elasticaRow(script: string, launcher: string, name: SceneName, mode: SceneMode, sopts: SceneOptions): Promise<SceneResult> {
+  const { browser, page, errors } = await openPage(script, launcher);
+  try {
+    const runtime = `Chromium ${browser.version()}`;
+    const r = await page.evaluate(([n, m, o]) => {
+      const b = (globalThis as unknown as { __elasticaBench: { runSceneElastica: (n: string, m: string, o: object) => unknown } }).__elasticaBench;
+      if (m === 'warm' || m === 'sleeping') b.runSceneElastica(n, m, o);
+      return b.runSceneElastica(n, m, o);
+    }, [name, mode, sopts] as const) as SceneResult;
+    return { ...r, runtime };
+  } catch (e) {
+    return failedRow(name, `elastica (${mode})`, mode, e, errors);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Rapier's default solver, sleeping off, in a fresh page: one run unmeasured, then one measured. */
+async function rapierRow(script: string, launcher: string, name: SceneName, sopts: SceneOptions): Promise<SceneResult> {
+  const { browser, page, errors } = await openPage(script, launcher);
+  try {
+    const runtime = `Chromium ${browser.version()}`;
+    const r = await page.evaluate(async ([n, o]) => {
+      const b = (globalThis as unknown as { __elasticaBench: { runSceneRapier: (n: string, s: string, sl: boolean, o: object) => Promise<unknown> } }).__elasticaBench;
+      await b.runSceneRapier(n, 'constraints', false, o);
+      return b.runSceneRapier(n, 'constraints', false, o);
+    }, [name, sopts] as const) as SceneResult;
+    return { ...r, runtime };
+  } catch (e) {
+    return failedRow(name, 'rapier2d-compat (constraints)', 'warm', e, errors);
+  } finally {
+    await browser.close();
+  }
+}
+
+function failedRow(name: SceneName, engine: string, mode: SceneMode, e: unknown, errors: string[]): SceneResult {
+  const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+  return { name, engine, mode, triangles: 0, buildMs: 0, maxStepMs: 0, maxStepAt: 0, windows: [], error: [msg, ...errors].join('; ') };
+}
+
+async function main(argv: string[]): Promise<number> {
+  let o: Options;
+  try {
+    o = parseOptions(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    console.error(`bench:browser: ${e.message}\n${USAGE}`);
+    return 2;
+  }
+  if (!existsSync(chromiumPath)) {
+    console.error(`bench:browser: Chromium not found at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`);
+    return 2;
+  }
+  // every process of the browser on one core: a launcher script that execs it under taskset (inherited by its children)
+  const dir = mkdtempSync(join(tmpdir(), 'elastica-bench-browser-'));
+  let launcher = chromiumPath;
+  const pinned = spawnSync('taskset', ['-c', String(o.core), 'true']).status === 0;
+  if (pinned) {
+    launcher = join(dir, 'chromium');
+    writeFileSync(launcher, `#!/bin/sh\nexec taskset -c ${o.core} '${chromiumPath.replace(/'/g, "'\\''")}' "$@"\n`);
+    chmodSync(launcher, 0o755);
+  } else console.error(`bench:browser: taskset -c ${o.core} failed; Chromium runs on every core`);
+  const out = (l: string): void => console.log(l);
+  const emit = (r: SceneResult): void => {
+    if (o.json) out(JSON.stringify(r));
+    else for (const l of sceneRowLines(r)) out(l + (l.startsWith(' ') ? '' : `  [${r.runtime ?? 'Chromium'}${pinned ? `, core ${o.core}` : ''}]`));
+  };
+  let failed = false;
+  try {
+    const script = await bundle();
+    const sopts: SceneOptions = o.steps !== undefined ? { steps: o.steps } : {};
+    for (const name of o.cases) {
+      let warm: SceneResult | null = null;
+      for (const mode of o.modes) {
+        const fresh = mode === 'cold' || mode === 'cold-warmup' || mode === 'game';
+        for (let k = 0; k < (fresh ? o.runs : 1); k++) {
+          const r = await elasticaRow(script, launcher, name, mode, sopts);
+          failed ||= r.error !== undefined;
+          if (mode === 'warm' && !r.error) warm = r;
+          emit(r);
+        }
+      }
+      if (!o.rapier) continue;
+      const rapier = await rapierRow(script, launcher, name, sopts);
+      failed ||= rapier.error !== undefined;
+      emit(rapier);
+      const ratio = warm && !rapier.error ? ratioToRapier(warm, rapier) : null;
+      if (ratio) {
+        if (o.json) out(JSON.stringify(ratio));
+        else for (const l of ratioLines(ratio)) out(l);
+      }
+    }
+  } catch (e) {
+    console.error(`bench:browser: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return failed ? 1 : 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));
