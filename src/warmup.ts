@@ -5,6 +5,11 @@
  *   direct path (rest chords and chord chains without contact), then WARMUP_STEPS (1500) steps whose
  *   linear systems are solved by PCG preconditioned by one factor (so pcg() and the LDLᵀ kernels
  *   become hot), the Newton phase timings on every third step.
+ * - COLLIDER_WARMUP_STEPS (8) steps of three free 8-triangle jellies landing on a circle, a segment and a
+ *   polygon collider beside a floor. The contact code's first calls then meet every collider kind, before
+ *   the contact world below makes it hot: optimized on half-planes and body edges alone, the candidate search,
+ *   the post-solve detection and the staging were deoptimized at a game's first collider contacts and compiled
+ *   again, two or three times each (docs/solver.md, "Stop 43").
  * - CONTACT_WARMUP_STEPS (60) steps of contact: two free 8-triangle jellies, one sliding along a
  *   floor at 2 m/s (friction, stick predictions), the other dropped onto it (body–body pairs,
  *   contact-pattern growth, refinement). Without it, the Newton step was optimized with no contact
@@ -26,8 +31,8 @@
  * game's own bodies run.
  *
  * No effect on results: the warm-up worlds share no state with other worlds (kernels keep only
- * scratch that is overwritten before it is read; test/warmup.test.ts). Costs 0.35–0.40 s once per
- * process on one core of the development machine (0.15 s of it the jelly); games can call it during
+ * scratch that is overwritten before it is read; test/warmup.test.ts). Costs about half a second once per
+ * process on one core of the development machine (0.45–0.75 s, stop 43); games can call it during
  * loading (`warmUpEngine()` in src/world.ts; the plugin's SoftSim does), otherwise the first
  * game-mode PhysicsWorld.step() does.
  */
@@ -44,6 +49,9 @@ export interface WarmUpWorld {
   addTriangle(a: number, b: number, c: number, p: { youngsModulus: number; poissonRatio: number; density?: number; material?: MaterialName }): number;
   createBody(): number;
   addHalfplane(px: number, py: number, nx: number, ny: number): number;
+  addCircleCollider(cx: number, cy: number, radius: number): number;
+  addSegmentCollider(x1: number, y1: number, x2: number, y2: number): number;
+  addPolygonCollider(points: ArrayLike<number>): number;
   readonly contacts: { enabled: boolean };
   step(): void;
   /** The current game-mode Newton solver (its tuning fields). */
@@ -58,6 +66,8 @@ export const WARMUP_STEPS = 1500;
  * first chains deoptimized the Newton driver, which then allocated 17 kB a step; 30 steps: 0 B.
  */
 export const DIRECT_WARMUP_STEPS = 30;
+/** Steps of the collider warm-up world (each jelly touches its collider from its first steps). */
+export const COLLIDER_WARMUP_STEPS = 8;
 /** Steps of the contact warm-up world (1 s: the slide stops and the second jelly lands). */
 export const CONTACT_WARMUP_STEPS = 60;
 
@@ -90,10 +100,30 @@ export function runWarmUp(createWorld: () => WarmUpWorld, onProgress?: (fraction
   for (let s = 0; s < WARMUP_STEPS; s++) {
     newton.profile = s % 3 === 0;
     a.step();
-    if (onProgress && (s + 1) % 100 === 0) onProgress((s + 1) / (WARMUP_STEPS + CONTACT_WARMUP_STEPS));
+    if (onProgress && (s + 1) % 100 === 0) onProgress((s + 1) / TOTAL_STEPS);
   }
+  colliderWarmUp(createWorld());
   contactWarmUp(createWorld(), onProgress);
   state = 2;
+}
+
+/** Steps of the whole warm-up (its progress fractions). */
+const TOTAL_STEPS = WARMUP_STEPS + COLLIDER_WARMUP_STEPS + CONTACT_WARMUP_STEPS;
+
+/**
+ * The collider warm-up world: a floor, a circle, a segment and a polygon collider, and a jelly resting just above
+ * each of the three (their candidates from the first step, touching within a few).
+ */
+function colliderWarmUp(w: WarmUpWorld): void {
+  w.addHalfplane(0, 0, 0, 1);
+  w.addCircleCollider(-1, 0.3, 0.15);
+  w.addSegmentCollider(0.6, 0.4, 1.4, 0.3);
+  w.addPolygonCollider([1.8, 0, 2.4, 0, 2.1, 0.3]);
+  addJelly(w, -1, 0.63, 0, { body: w.createBody(), vx: 0 });
+  addJelly(w, 1, 0.54, 0, { body: w.createBody(), vx: 0 });
+  addJelly(w, 2.1, 0.48, 0, { body: w.createBody(), vx: 0 });
+  w.contacts.enabled = true;
+  for (let s = 0; s < COLLIDER_WARMUP_STEPS; s++) w.step();
 }
 
 /**
@@ -107,7 +137,7 @@ function contactWarmUp(w: WarmUpWorld, onProgress?: (fraction: number) => void):
   w.contacts.enabled = true;
   for (let s = 0; s < CONTACT_WARMUP_STEPS; s++) {
     w.step();
-    if (onProgress && (s + 1) % 50 === 0) onProgress((WARMUP_STEPS + s + 1) / (WARMUP_STEPS + CONTACT_WARMUP_STEPS));
+    if (onProgress && (s + 1) % 50 === 0) onProgress((WARMUP_STEPS + COLLIDER_WARMUP_STEPS + s + 1) / TOTAL_STEPS);
   }
 }
 
