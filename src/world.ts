@@ -730,7 +730,7 @@ export class PhysicsWorld {
     this.pipeline.sleep.enabled = on;
   }
 
-  /** Speed (m/s) below which every free particle of an island must stay for `sleepTime` seconds before it sleeps (default 0.01). */
+  /** Speed (m/s) below which every free particle of an island must stay for `sleepTime` seconds before it sleeps (default 0.05, Box2D v3's). */
   get sleepSpeed(): number {
     return this.pipeline.sleep.speed;
   }
