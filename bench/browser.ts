@@ -21,7 +21,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  ratioLines, ratioToRapier, sceneRowLines, SCENES, SCENE_MODES, type SceneMode, type SceneName, type SceneOptions, type SceneResult,
+  ratioLines, ratioToRapier, runsWarm, sceneRowLines, SCENES, SCENE_MODES, type SceneMode, type SceneName, type SceneOptions, type SceneResult,
 } from '../src/cli/bench-scenes';
 
 const repo = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -85,8 +85,8 @@ async function bundle(): Promise<string> {
   };
   const r = await build({
     stdin: {
-      contents: "import { runSceneElastica, runSceneRapier } from './src/cli/bench-scenes';\n" +
-        'Object.assign(globalThis, { __elasticaBench: { runSceneElastica, runSceneRapier } });\n',
+      contents: "import { measureScene, runSceneRapier } from './src/cli/bench-scenes';\n" +
+        'Object.assign(globalThis, { __elasticaBench: { measureScene, runSceneRapier } });\n',
       resolveDir: repo, sourcefile: 'bench-browser-entry.ts', loader: 'ts',
     },
     bundle: true, format: 'iife', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent',
@@ -113,60 +113,66 @@ async function openPage(script: string, launcher: string): Promise<{ browser: Br
     executablePath: launcher, headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const page = await browser.newPage();
   const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(`${ORIGIN}/**`, (route) => {
-    const js = new URL(route.request().url()).pathname === '/bench.js';
-    return route.fulfill({
-      status: 200,
-      headers: { 'content-type': js ? 'text/javascript' : 'text/html; charset=utf-8', ...ISOLATION },
-      body: js ? script : '<!doctype html><meta charset="utf-8"><title>elastica bench</title><script src="/bench.js"></script>',
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.route(`${ORIGIN}/**`, (route) => {
+      const js = new URL(route.request().url()).pathname === '/bench.js';
+      return route.fulfill({
+        status: 200,
+        headers: { 'content-type': js ? 'text/javascript' : 'text/html; charset=utf-8', ...ISOLATION },
+        body: js ? script : '<!doctype html><meta charset="utf-8"><title>elastica bench</title><script src="/bench.js"></script>',
+      });
     });
-  });
-  await page.goto(`${ORIGIN}/`, { waitUntil: 'load' });
-  const isolated = await page.evaluate(() => globalThis.crossOriginIsolated && typeof (globalThis as { __elasticaBench?: unknown }).__elasticaBench === 'object');
-  if (!isolated) {
-    await browser.close();
-    throw new Error(`the bench page did not load cross-origin isolated with its script${errors.length ? `: ${errors.join('; ')}` : ''} (performance.now() would tick in 100 µs)`);
+    await page.goto(`${ORIGIN}/`, { waitUntil: 'load' });
+    const isolated = await page.evaluate(() => globalThis.crossOriginIsolated && typeof (globalThis as { __elasticaBench?: unknown }).__elasticaBench === 'object');
+    if (!isolated) throw new Error(`the bench page did not load cross-origin isolated with its script${errors.length ? `: ${errors.join('; ')}` : ''} (performance.now() would tick in 100 µs)`);
+    return { browser, page, errors };
+  } catch (e) {
+    await browser.close(); // a page that did not open leaves no browser behind
+    throw e;
   }
-  return { browser, page, errors };
 }
 
-/** One Elastica row: `mode` run in a fresh page (warm and sleeping run the scene once unmeasured first). */
-async function elasticaRow(script: string, launcher: string, name: SceneName, mode: SceneMode, sopts: SceneOptions): Promise<SceneResult> {
+/**
+ * One row measured in a fresh browser (`measure` runs in its page); a row with the error when the measurement throws.
+ * `as` names the row then.
+ */
+async function rowInFreshBrowser(
+  script: string, launcher: string, as: { name: SceneName; engine: string; mode: SceneMode }, measure: (page: Page) => Promise<SceneResult>,
+): Promise<SceneResult> {
   const { browser, page, errors } = await openPage(script, launcher);
   try {
-    const runtime = `Chromium ${browser.version()}`;
-    const r = await page.evaluate(([n, m, o]) => {
-      const b = (globalThis as unknown as { __elasticaBench: { runSceneElastica: (n: string, m: string, o: object) => unknown } }).__elasticaBench;
-      if (m === 'warm' || m === 'sleeping') b.runSceneElastica(n, m, o);
-      return b.runSceneElastica(n, m, o);
-    }, [name, mode, sopts] as const) as SceneResult;
-    return { ...r, runtime };
+    return { ...(await measure(page)), runtime: `Chromium ${browser.version()}` };
   } catch (e) {
-    return failedRow(name, `elastica (${mode})`, mode, e, errors);
+    return failedRow(as.name, as.engine, as.mode, e, errors);
   } finally {
     await browser.close();
   }
+}
+
+type BenchGlobal = {
+  __elasticaBench: {
+    measureScene: (n: string, m: string, o: object) => unknown;
+    runSceneRapier: (n: string, solver: string, sleeping: boolean, o: object) => Promise<unknown>;
+  };
+};
+
+/** One Elastica row: `mode` run in a fresh page (warm and sleeping run the scene once unmeasured first: measureScene). */
+function elasticaRow(script: string, launcher: string, name: SceneName, mode: SceneMode, sopts: SceneOptions): Promise<SceneResult> {
+  return rowInFreshBrowser(script, launcher, { name, engine: `elastica (${mode})`, mode }, (page) => page.evaluate(
+    ([n, m, o]) => (globalThis as unknown as BenchGlobal).__elasticaBench.measureScene(n, m, o), [name, mode, sopts] as const,
+  ) as Promise<SceneResult>);
 }
 
 /** Rapier's default solver, sleeping off, in a fresh page: one run unmeasured, then one measured. */
-async function rapierRow(script: string, launcher: string, name: SceneName, sopts: SceneOptions): Promise<SceneResult> {
-  const { browser, page, errors } = await openPage(script, launcher);
-  try {
-    const runtime = `Chromium ${browser.version()}`;
-    const r = await page.evaluate(async ([n, o]) => {
-      const b = (globalThis as unknown as { __elasticaBench: { runSceneRapier: (n: string, s: string, sl: boolean, o: object) => Promise<unknown> } }).__elasticaBench;
-      await b.runSceneRapier(n, 'constraints', false, o);
-      return b.runSceneRapier(n, 'constraints', false, o);
-    }, [name, sopts] as const) as SceneResult;
-    return { ...r, runtime };
-  } catch (e) {
-    return failedRow(name, 'rapier2d-compat (constraints)', 'warm', e, errors);
-  } finally {
-    await browser.close();
-  }
+function rapierRow(script: string, launcher: string, name: SceneName, sopts: SceneOptions): Promise<SceneResult> {
+  return rowInFreshBrowser(script, launcher, { name, engine: 'rapier2d-compat (constraints)', mode: 'warm' }, (page) => page.evaluate(async ([n, o]) => {
+    const b = (globalThis as unknown as BenchGlobal).__elasticaBench;
+    await b.runSceneRapier(n, 'constraints', false, o);
+    return b.runSceneRapier(n, 'constraints', false, o);
+  }, [name, sopts] as const) as Promise<SceneResult>);
 }
 
 function failedRow(name: SceneName, engine: string, mode: SceneMode, e: unknown, errors: string[]): SceneResult {
@@ -208,8 +214,8 @@ async function main(argv: string[]): Promise<number> {
     for (const name of o.cases) {
       let warm: SceneResult | null = null;
       for (const mode of o.modes) {
-        const fresh = mode === 'cold' || mode === 'cold-warmup' || mode === 'game';
-        for (let k = 0; k < (fresh ? o.runs : 1); k++) {
+        // a row of a scene's first run in its process needs a fresh browser for each of its runs
+        for (let k = 0; k < (runsWarm(mode) ? 1 : o.runs); k++) {
           const r = await elasticaRow(script, launcher, name, mode, sopts);
           failed ||= r.error !== undefined;
           if (mode === 'warm' && !r.error) warm = r;

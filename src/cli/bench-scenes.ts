@@ -317,6 +317,17 @@ function windowsFor(
   return out;
 }
 
+/** Modes whose row is a scene's second run in its process ('warm', 'sleeping'); the others are its first. */
+export function runsWarm(mode: SceneMode): boolean {
+  return mode === 'warm' || mode === 'sleeping';
+}
+
+/** A scene's row in `mode`, measured in this process: the warm modes run the scene once unmeasured first. */
+export function measureScene(name: SceneName, mode: SceneMode, opts: SceneOptions = {}): SceneResult {
+  if (runsWarm(mode)) runSceneElastica(name, mode, opts);
+  return runSceneElastica(name, mode, opts);
+}
+
 /** One Elastica run of a scene in this process (`mode` says whether the process ran one before). */
 export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOptions = {}): SceneResult {
   const steps = opts.steps ?? (name === 'stirred' ? 2000 : 600);

@@ -38,7 +38,7 @@ import { JELLY, buildJelly, jellyMesh, jellyModulus, makeJellyPile } from './ben
 import { STAGES } from '../systems/pipeline';
 import { measureSnapshot, type SnapshotFigures } from './bench-snapshot';
 import {
-  collector, ratioLines, ratioToRapier, sceneRowLines, SCENES, SCENE_MODES, runSceneElastica, runSceneRapier, type SceneMode, type SceneName, type SceneResult,
+  collector, measureScene, ratioLines, ratioToRapier, sceneRowLines, SCENES, SCENE_MODES, runSceneRapier, type SceneMode, type SceneName, type SceneResult,
 } from './bench-scenes';
 
 export interface BenchOptions {
@@ -604,9 +604,8 @@ async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) 
     for (const l of sceneRowLines(r)) out(l);
   };
   if (opts.sceneMode) {
-    // in the child process: a warm run first runs the scene once, unmeasured
-    if (opts.sceneMode === 'warm' || opts.sceneMode === 'sleeping') runSceneElastica(name, opts.sceneMode, sopts);
-    emitScene(runSceneElastica(name, opts.sceneMode, sopts));
+    // in the child process (a warm run first runs the scene once, unmeasured)
+    emitScene(measureScene(name, opts.sceneMode, sopts));
     return;
   }
   let warm: SceneResult | null = null;
@@ -620,10 +619,7 @@ async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) 
       const line = child.status === 0 ? child.stdout.split('\n').find((l) => l.startsWith('{')) : undefined;
       if (!line) throw new Error(`bench: scene ${name} (${mode}) failed in its child process (exit ${child.status ?? child.signal}): ${(child.stderr || child.stdout).trim().slice(0, 2000)}`);
       r = JSON.parse(line) as SceneResult;
-    } else {
-      if (mode === 'warm' || mode === 'sleeping') runSceneElastica(name, mode, sopts);
-      r = runSceneElastica(name, mode, sopts);
-    }
+    } else r = measureScene(name, mode, sopts);
     if (mode === 'warm') warm = r;
     emitScene(r);
   }
