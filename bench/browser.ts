@@ -2,18 +2,20 @@
  * The game scenes (src/cli/bench-scenes.ts) in headless Chromium, where a Phaser game runs: what a player's browser
  * makes of the engine's code, beside `elastica bench`'s Node figures (docs/solver.md, "Benchmark").
  *
- *   npm run bench:browser -- [--cases page,pile20] [--modes game,warm] [--runs 3] [--steps N] [--no-rapier] [--json] [--core 1]
+ *   npm run bench:browser -- [--cases page,pile20] [--modes game,warm] [--runs 3] [--steps N] [--no-rapier] [--json] [--core 1|all]
  *
  * The scene code is bundled with esbuild, Node's modules replaced (the page's own `performance`; no forced garbage
  * collection and no memory figures), and served on a localhost origin with cross-origin isolation, so that
  * `performance.now()` ticks in microseconds rather than Chromium's 100 µs. Chromium (CHROMIUM_PATH, default
- * /usr/bin/chromium) runs under `taskset -c <core>`, every process of it on one core, as the Node bench is run.
+ * /usr/bin/chromium) runs under `taskset -c <core>`, every process of it on one core, as the Node bench is run;
+ * `--core all` runs it unpinned, on every core of the machine, as a player's browser runs (V8 then compiles on its
+ * own threads beside the page's). Each scene row's `runtime` names the browser and the cores.
  * Modes, as `elastica bench --scene-mode` names them:
  *  - cold, cold-warmup, game: a fresh browser per run (`--runs` of each), the scene the page's first;
  *  - warm, sleeping: a fresh browser, the scene run once unmeasured and then measured in the same page.
  * Then Rapier's default (constraints) solver, sleeping off, in a fresh browser (one run unmeasured, so that its
  * WebAssembly is compiled and tiered up, then one measured), and the ratio row (Elastica warm over it), as
- * `elastica bench` prints them. With --json, one JSON row per line; each scene row's `runtime` names the browser.
+ * `elastica bench` prints them. With --json, one JSON row per line.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,16 +39,25 @@ interface Options {
   steps?: number;
   rapier: boolean;
   json: boolean;
-  core: number;
+  /** The core every Chromium process runs on, or null: unpinned (`--core all`). */
+  core: number | null;
 }
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: npm run bench:browser -- [--cases page,pile20] [--modes game,warm] [--runs 3] [--steps N] [--no-rapier] [--json] [--core 1]';
+const USAGE = 'usage: npm run bench:browser -- [--cases page,pile20] [--modes game,warm] [--runs 3] [--steps N] [--no-rapier] [--json] [--core 1|all]';
 
 function intArg(flag: string, v: string | undefined, lo: number, hi: number): number {
   const n = v !== undefined && /^\d+$/.test(v) ? Number(v) : NaN;
   if (!(n >= lo && n <= hi)) throw new UsageError(`${flag}: expected an integer from ${lo} to ${hi}, got ${v === undefined ? 'nothing' : `'${v}'`}`);
+  return n;
+}
+
+/** `--core`: a core's number, or `all` (unpinned: null). */
+function coreArg(v: string | undefined, cores: number): number | null {
+  if (v === 'all') return null;
+  const n = v !== undefined && /^\d+$/.test(v) ? Number(v) : NaN;
+  if (!(n < cores)) throw new UsageError(`--core: expected a core from 0 to ${cores - 1} or 'all', got ${v === undefined ? 'nothing' : `'${v}'`}`);
   return n;
 }
 
@@ -66,7 +77,7 @@ function parseOptions(argv: string[]): Options {
     else if (a === '--modes') o.modes = listArg(a, argv[++i], SCENE_MODES);
     else if (a === '--runs') o.runs = intArg(a, argv[++i], 1, 20);
     else if (a === '--steps') o.steps = intArg(a, argv[++i], 1, 100_000);
-    else if (a === '--core') o.core = intArg(a, argv[++i], 0, cores - 1);
+    else if (a === '--core') o.core = coreArg(argv[++i], cores);
     else if (a === '--no-rapier') o.rapier = false;
     else if (a === '--json') o.json = true;
     else throw new UsageError(`unknown argument '${a}'`);
@@ -106,11 +117,17 @@ async function bundle(): Promise<string> {
 type Browser = import('playwright-core').Browser;
 type Page = import('playwright-core').Page;
 
-/** Launches Chromium on one core (a `taskset` wrapper) and opens the bench page; the page's errors are collected. */
-async function openPage(script: string, launcher: string): Promise<{ browser: Browser; page: Page; errors: string[] }> {
+/** How Chromium is started: its executable (a `taskset` wrapper when pinned) and the cores it runs on, in words. */
+interface Launcher {
+  path: string;
+  where: string;
+}
+
+/** Launches Chromium and opens the bench page; the page's errors are collected. */
+async function openPage(script: string, launcher: Launcher): Promise<{ browser: Browser; page: Page; errors: string[] }> {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
-    executablePath: launcher, headless: true,
+    executablePath: launcher.path, headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   const errors: string[] = [];
@@ -140,11 +157,11 @@ async function openPage(script: string, launcher: string): Promise<{ browser: Br
  * `as` names the row then.
  */
 async function rowInFreshBrowser(
-  script: string, launcher: string, as: { name: SceneName; engine: string; mode: SceneMode }, measure: (page: Page) => Promise<SceneResult>,
+  script: string, launcher: Launcher, as: { name: SceneName; engine: string; mode: SceneMode }, measure: (page: Page) => Promise<SceneResult>,
 ): Promise<SceneResult> {
   const { browser, page, errors } = await openPage(script, launcher);
   try {
-    return { ...(await measure(page)), runtime: `Chromium ${browser.version()}` };
+    return { ...(await measure(page)), runtime: `Chromium ${browser.version()}, ${launcher.where}` };
   } catch (e) {
     return failedRow(as.name, as.engine, as.mode, e, errors);
   } finally {
@@ -160,14 +177,14 @@ type BenchGlobal = {
 };
 
 /** One Elastica row: `mode` run in a fresh page (warm and sleeping run the scene once unmeasured first: measureScene). */
-function elasticaRow(script: string, launcher: string, name: SceneName, mode: SceneMode, sopts: SceneOptions): Promise<SceneResult> {
+function elasticaRow(script: string, launcher: Launcher, name: SceneName, mode: SceneMode, sopts: SceneOptions): Promise<SceneResult> {
   return rowInFreshBrowser(script, launcher, { name, engine: `elastica (${mode})`, mode }, (page) => page.evaluate(
     ([n, m, o]) => (globalThis as unknown as BenchGlobal).__elasticaBench.measureScene(n, m, o), [name, mode, sopts] as const,
   ) as Promise<SceneResult>);
 }
 
 /** Rapier's default solver, sleeping off, in a fresh page: one run unmeasured, then one measured. */
-function rapierRow(script: string, launcher: string, name: SceneName, sopts: SceneOptions): Promise<SceneResult> {
+function rapierRow(script: string, launcher: Launcher, name: SceneName, sopts: SceneOptions): Promise<SceneResult> {
   return rowInFreshBrowser(script, launcher, { name, engine: 'rapier2d-compat (constraints)', mode: 'warm' }, (page) => page.evaluate(async ([n, o]) => {
     const b = (globalThis as unknown as BenchGlobal).__elasticaBench;
     await b.runSceneRapier(n, 'constraints', false, o);
@@ -193,19 +210,22 @@ async function main(argv: string[]): Promise<number> {
     console.error(`bench:browser: Chromium not found at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`);
     return 2;
   }
-  // every process of the browser on one core: a launcher script that execs it under taskset (inherited by its children)
+  // pinned: every process of the browser on one core, through a launcher script that execs it under taskset
+  // (inherited by its children); `--core all`: Chromium as it is, on every core
   const dir = mkdtempSync(join(tmpdir(), 'elastica-bench-browser-'));
-  let launcher = chromiumPath;
-  const pinned = spawnSync('taskset', ['-c', String(o.core), 'true']).status === 0;
-  if (pinned) {
-    launcher = join(dir, 'chromium');
-    writeFileSync(launcher, `#!/bin/sh\nexec taskset -c ${o.core} '${chromiumPath.replace(/'/g, "'\\''")}' "$@"\n`);
-    chmodSync(launcher, 0o755);
-  } else console.error(`bench:browser: taskset -c ${o.core} failed; Chromium runs on every core`);
+  const launcher: Launcher = { path: chromiumPath, where: `unpinned, ${availableParallelism()} cores` };
+  if (o.core !== null) {
+    if (spawnSync('taskset', ['-c', String(o.core), 'true']).status === 0) {
+      launcher.path = join(dir, 'chromium');
+      launcher.where = `core ${o.core}`;
+      writeFileSync(launcher.path, `#!/bin/sh\nexec taskset -c ${o.core} '${chromiumPath.replace(/'/g, "'\\''")}' "$@"\n`);
+      chmodSync(launcher.path, 0o755);
+    } else console.error(`bench:browser: taskset -c ${o.core} failed; Chromium runs on every core`);
+  }
   const out = (l: string): void => console.log(l);
   const emit = (r: SceneResult): void => {
     if (o.json) out(JSON.stringify(r));
-    else for (const l of sceneRowLines(r)) out(l + (l.startsWith(' ') ? '' : `  [${r.runtime ?? 'Chromium'}${pinned ? `, core ${o.core}` : ''}]`));
+    else for (const l of sceneRowLines(r)) out(l + (l.startsWith(' ') ? '' : `  [${r.runtime ?? 'Chromium'}]`));
   };
   let failed = false;
   try {

@@ -30,6 +30,9 @@ describe('bench:browser', () => {
     const cases = bench(['--cases', 'page,jelly']);
     expect(cases.status).toBe(2);
     expect(cases.stderr).toContain("--cases: 'jelly' is not one of page, pile20, stirred, row20");
+    const core = bench(['--core', 'any']);
+    expect(core.status).toBe(2);
+    expect(core.stderr).toMatch(/--core: expected a core from 0 to \d+ or 'all', got 'any'/);
     const unknown = bench(['--fast']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("unknown argument '--fast'");
@@ -44,7 +47,8 @@ describe('bench:browser', () => {
     const [game, warm, rapier, ratio] = rows as [Row, Row, Row, Row];
     for (const o of [game, warm, rapier]) {
       expect(o.error).toBeUndefined();
-      expect(o.runtime).toMatch(/^Chromium \d+\./);
+      // pinned to the default core 1 (unpinned only where taskset cannot pin there, which bench:browser says)
+      expect(o.runtime).toMatch(/^Chromium \d+\.[\d.]+, (core 1|unpinned, \d+ cores)$/);
       expect(o.name).toBe('page');
       expect(o.windows).toHaveLength(1);
       const w = o.windows[0]!;
