@@ -127,7 +127,37 @@ describe('elastica bench', () => {
     for (const mb of row.retainedMB!) expect(mb).toBeGreaterThan(0);
     expect(row.windows.map((w) => w.steps)).toEqual([10, 10, 5]);
     expect(row.memoryMB).toEqual([row.retainedMB![0], row.retainedMB![3]]);
+    // each window ends with the pile's shape: inverted triangles and the smallest body's area ratio
+    for (const w of row.windows) {
+      expect(w.inverted).toBeGreaterThanOrEqual(0);
+      expect(w.areaMin).toBeGreaterThan(-2);
+      expect(w.areaMin).toBeLessThan(2);
+    }
   }, 60_000);
+
+  it('shapeOf counts inverted triangles and the smallest body area over its rest area', async () => {
+    const { shapeOf } = await import('../src/cli/bench-scenes');
+    const { PhysicsWorld } = await import('../src/world');
+    const { meshBox } = await import('../src/mesh');
+    const world = new PhysicsWorld({ dt: 1 / 60 });
+    const mesh = meshBox(1, 1, 2, 2); // 8 triangles
+    const ids: number[][] = [];
+    for (const cx of [0, 3]) {
+      const body = world.createBody(), own: number[] = [];
+      for (let v = 0; v < mesh.positions.length / 2; v++) own.push(world.addParticle({ x: cx + mesh.positions[2 * v]!, y: mesh.positions[2 * v + 1]!, m: 1, body }));
+      for (let t = 0; t < mesh.triangles.length; t += 3) world.addTriangle(own[mesh.triangles[t]!]!, own[mesh.triangles[t + 1]!]!, own[mesh.triangles[t + 2]!]!, { youngsModulus: 1e4, poissonRatio: 0.3 });
+      ids.push(own);
+    }
+    expect(shapeOf(world)).toEqual({ inverted: 0, areaMin: 1 });
+    const P = world.c.Particle;
+    // the second body mirrored (x → 6 − x): every triangle of it inverted, its area −1 times its rest area
+    for (const e of ids[1]!) P.x[e] = 6 - P.x[e]!;
+    expect(shapeOf(world)).toEqual({ inverted: 8, areaMin: -1 });
+    // the first squashed to half its height: upright, half its area
+    for (const e of ids[0]!) P.y[e] = 0.5 * P.y[e]!;
+    for (const e of ids[1]!) P.x[e] = 6 - P.x[e]!;
+    expect(shapeOf(world)).toEqual({ inverted: 0, areaMin: 0.5 });
+  });
 
   it('the game mode runs a scene as a game starts a level: sleeping on, warmed up at load; a bad mode names the modes', async () => {
     const { runSceneElastica, SCENE_MODES } = await import('../src/cli/bench-scenes');

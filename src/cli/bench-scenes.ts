@@ -24,8 +24,9 @@
  *
  * Windows (s after spawn): 0–1, 1–2, 2–5, 5–10 (stirred: blocks of `block` steps). Each row: median,
  * p95, p99 and max ms per step and Newton iterations (mean, max) per window, the largest single
- * step, and for Elastica the scene's build time and the JIT warm-up its load paid (the engine's, once a process,
- * and the scene's own in the cold-warmup and game rows).
+ * step, and for Elastica the scene's build time, the JIT warm-up its load paid (the engine's, once a process,
+ * and the scene's own in the cold-warmup and game rows), and at each window's end the inverted triangles and the
+ * smallest body's area ratio.
  */
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
@@ -35,6 +36,8 @@ import { SoftSim } from '../game/sim';
 import { makeJellyPile } from './bench-jellies';
 import { meshBox, meshCircle } from '../mesh';
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT } from '../collision/contact';
+import { triangleJ } from '../elements';
+import { TRI_AREA, TRI_B00, TRI_STRIDE } from '../elements/layout';
 
 export const SCENES = ['page', 'pile20', 'stirred', 'row20'] as const;
 /** Elastica runs: cold, cold with the scene's own warm-up, warm, and warm with sleeping on (src/systems/sleep.ts). */
@@ -57,6 +60,13 @@ export interface SceneWindow {
   touching?: number;
   /** Elastica with sleeping on: steps in the window that rested (every body asleep: no solve; StepStats.resting). */
   restingSteps?: number;
+  /**
+   * Elastica, at the window's last step (read outside the timed steps): triangles inverted (det F ≤ 0), and the
+   * smallest body's area over its rest area (each triangle's det F × rest area, summed per body). What the solves
+   * of the window were solving: a crushed or folded pile costs iterations and touching pairs an upright one does not.
+   */
+  inverted?: number;
+  areaMin?: number;
 }
 
 export interface SceneResult {
@@ -137,7 +147,8 @@ export function sceneRowLines(r: SceneResult): string[] {
   for (const w of r.windows) {
     out.push(`  ${String(w.from).padStart(5)}–${String(w.to).padEnd(5)} median ${w.median.toFixed(3)}  p95 ${w.p95.toFixed(3)}  p99 ${w.p99.toFixed(3)}  max ${w.max.toFixed(3)} ms` +
       (w.newtonMean !== undefined ? `  newton ${w.newtonMean} / ${w.newtonMax}` : '') +
-      (w.restingSteps !== undefined ? `  resting ${w.restingSteps} of ${w.steps}` : ''));
+      (w.restingSteps !== undefined ? `  resting ${w.restingSteps} of ${w.steps}` : '') +
+      (w.inverted !== undefined ? `  inverted ${w.inverted}, area ≥ ${w.areaMin}` : ''));
   }
   return out;
 }
@@ -293,28 +304,64 @@ function windowOf(times: Float64Array, iters: Int32Array | null, a: number, b: n
   return w;
 }
 
+/** The windows' step ranges [a, b) and their reported bounds (s after spawn; stirred: steps). */
+function windowBounds(name: SceneName, steps: number, block: number): [number, number, number, number][] {
+  const out: [number, number, number, number][] = [];
+  if (name === 'stirred') {
+    for (let a = 0; a < steps; a += block) out.push([a, Math.min(steps, a + block), a, Math.min(steps, a + block)]);
+    return out;
+  }
+  for (const [f, t] of WINDOWS) {
+    const a = Math.round(f * 60), b = Math.min(steps, Math.round(t * 60));
+    if (a < b) out.push([a, b, f, t]);
+  }
+  return out;
+}
+
 function windowsFor(
-  name: SceneName, steps: number, block: number, times: Float64Array, iters: Int32Array | null, resting: Uint8Array | null = null,
+  bounds: [number, number, number, number][], times: Float64Array, iters: Int32Array | null, resting: Uint8Array | null = null,
+  shapes: Map<number, Shape> | null = null,
 ): SceneWindow[] {
-  const out: SceneWindow[] = [];
-  const win = (a: number, b: number, from: number, to: number): SceneWindow => {
+  return bounds.map(([a, b, from, to]) => {
     const w = windowOf(times, iters, a, b, from, to);
     if (resting) {
       let r = 0;
       for (let k = a; k < b; k++) r += resting[k]!;
       w.restingSteps = r;
     }
+    const shape = shapes?.get(b);
+    if (shape) {
+      w.inverted = shape.inverted;
+      w.areaMin = shape.areaMin;
+    }
     return w;
-  };
-  if (name === 'stirred') {
-    for (let a = 0; a < steps; a += block) out.push(win(a, Math.min(steps, a + block), a, Math.min(steps, a + block)));
-    return out;
+  });
+}
+
+interface Shape {
+  inverted: number;
+  areaMin: number;
+}
+
+/** Triangles inverted (det F ≤ 0) and the smallest body's area over its rest area (see SceneWindow). */
+export function shapeOf(world: PhysicsWorld): Shape {
+  const t = world.topology(), tr = t.triangles, P = world.c.Particle, pe = t.particleEids;
+  const area = new Map<number, [number, number]>();
+  let inverted = 0;
+  for (let e = 0; e < tr.count; e++) {
+    const a = pe[tr.nodes[3 * e]!]!, b = pe[tr.nodes[3 * e + 1]!]!, c = pe[tr.nodes[3 * e + 2]!]!, q = TRI_STRIDE * e;
+    const J = triangleJ(P.x[a]!, P.y[a]!, P.x[b]!, P.y[b]!, P.x[c]!, P.y[c]!,
+      tr.params[q + TRI_B00]!, tr.params[q + TRI_B00 + 1]!, tr.params[q + TRI_B00 + 2]!, tr.params[q + TRI_B00 + 3]!);
+    if (J <= 0) inverted++;
+    const rest = tr.params[q + TRI_AREA]!, body = P.body[a]!;
+    const sum = area.get(body) ?? [0, 0];
+    sum[0] += J * rest;
+    sum[1] += rest;
+    area.set(body, sum);
   }
-  for (const [f, t] of WINDOWS) {
-    const a = Math.round(f * 60), b = Math.min(steps, Math.round(t * 60));
-    if (a < b) out.push(win(a, b, f, t));
-  }
-  return out;
+  let areaMin = Infinity;
+  for (const [cur, rest] of area.values()) areaMin = Math.min(areaMin, cur / rest);
+  return { inverted, areaMin: area.size > 0 ? r3(areaMin) : 1 };
 }
 
 /** Modes whose row is a scene's second run in its process ('warm', 'sleeping'); the others are its first. */
@@ -353,6 +400,9 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
   const rebuilds0 = world.lastStats.contactRebuildsTotal;
   const collect = name === 'stirred' ? collector() : null;
   const retained: number[] = [];
+  const bounds = windowBounds(name, steps, block);
+  const ends = new Set(bounds.map((w) => w[1]));
+  const shapes = new Map<number, Shape>();
   const keep = (): void => {
     if (!collect) return;
     // twice: an array buffer found dead by one collection may still be counted until the next one frees its store
@@ -370,6 +420,7 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
     iters[s] = world.lastStats.newtonIters;
     resting[s] = world.lastStats.resting ? 1 : 0;
     touching = world.lastStats.contactTouching;
+    if (ends.has(s + 1)) shapes.set(s + 1, shapeOf(world));
     if ((s + 1) % block === 0 || s + 1 === steps) keep();
   }
   const mem1 = arrayBufferBytes();
@@ -379,7 +430,7 @@ export function runSceneElastica(name: SceneName, mode: SceneMode, opts: SceneOp
   return {
     name, engine: sleeping ? 'elastica (sleeping on)' : 'elastica', mode: mode === 'sleeping' ? 'warm' : mode, sleeping, triangles: world.lists.triangles.length,
     buildMs: r3(buildMs), warmupMs: r3(engineWarmupMs + sceneWarmupMs), engineWarmupMs: r3(engineWarmupMs), sceneWarmupMs: r3(sceneWarmupMs), maxStepMs: r3(times[maxAt] ?? 0), maxStepAt: maxAt,
-    windows: windowsFor(name, steps, block, times, iters, sleeping ? resting : null),
+    windows: windowsFor(bounds, times, iters, sleeping ? resting : null, shapes),
     rebuilds: st.contactRebuildsTotal - rebuilds0, failSafeSteps: st.failSafeSteps,
     ...(mem0 >= 0 && mem1 >= 0 ? { memoryMB: [r3(mem0 / 1048576), r3(mem1 / 1048576)] as [number, number] } : {}),
     ...(collect ? { retainedMB: retained } : {}),
@@ -537,6 +588,6 @@ export async function runSceneRapier(name: SceneName, solver: 'constraints' | 'f
   for (let s = 1; s < steps; s++) if (times[s]! > times[maxAt]!) maxAt = s;
   return {
     name, engine, mode: 'warm', sleeping, triangles, buildMs: r3(buildMs), maxStepMs: r3(times[maxAt] ?? 0), maxStepAt: maxAt,
-    windows: windowsFor(name, steps, block, times, null),
+    windows: windowsFor(windowBounds(name, steps, block), times, null),
   };
 }
