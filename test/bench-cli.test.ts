@@ -172,6 +172,11 @@ describe('elastica bench', () => {
     const bad = spawnSync(process.execPath, [join(ROOT, 'bin', 'elastica.mjs'), 'bench', '--cases', 'page', '--scene-mode', 'hot'], { cwd: ROOT, encoding: 'utf8' });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--scene-mode: expected cold, cold-warmup, game, warm, sleeping, got "hot"/);
+    // a first-run mode with two scenes would measure the second one warm under the first-run mode's name
+    const two = spawnSync(process.execPath, [join(ROOT, 'bin', 'elastica.mjs'), 'bench', '--cases', 'page,pile20', '--scene-mode', 'game'], { cwd: ROOT, encoding: 'utf8' });
+    expect(two.status).toBe(2);
+    expect(two.stderr).toContain('bench --scene-mode game: measures a scene as the first of a fresh process, so --cases must name one scene, got "page,pile20"');
+    expect(two.stdout).toBe('');
   }, 60_000);
 
   it('a game row\'s warm-up is what the load paid: the engine\'s warm-up (which SoftSim\'s constructor runs) and the scene\'s own', () => {

@@ -28,7 +28,7 @@ const USAGE = `Usage:
                   [--fps N] [--size WxH] [--strain] [--steps N] [--out <file.bin>] [--quiet]
   elastica -s <scene.xml> -d 0 [-o <file.bin>] [-g 0|1] [-m <dir>] [--fps N] [--size WxH]   FOSSSim's command form
   elastica replay <file.replay> --verify [--out <file.bin>] [--quiet]
-  elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile,page,pile20,stirred,row20] [--steps N] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate] [--inject-alloc]
+  elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile,page,pile20,stirred,row20] [--steps N] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate] [--inject-alloc] [--scene-mode cold|cold-warmup|game|warm|sleeping]
   elastica --help | --version
 
 run: simulates a FOSSSim XML scene for ceil(duration/dt) steps (or --steps N)
@@ -338,7 +338,7 @@ async function dispatch(argv: string[]): Promise<number> {
       'scene-mode': { type: 'string' },
     });
     if (positionals.length > 0) throw new InputError(`bench: unexpected argument "${positionals[0]}"\n${USAGE}`);
-    const { SCENE_MODES } = await import('./bench-scenes');
+    const { SCENE_MODES, runsWarm } = await import('./bench-scenes');
     const modeArg = values['scene-mode'] as string | undefined;
     const sceneMode = SCENE_MODES.find((m) => m === modeArg);
     if (modeArg !== undefined && sceneMode === undefined) {
@@ -346,6 +346,10 @@ async function dispatch(argv: string[]): Promise<number> {
     }
     const { runBench } = await import('./bench');
     const cases = values.cases === undefined ? undefined : (values.cases as string).split(',').map((c) => c.trim()).filter((c) => c !== '');
+    // cold, cold-warmup and game measure a scene as the first of its process: a second case would run warm under that name
+    if (sceneMode !== undefined && !runsWarm(sceneMode) && (cases === undefined || cases.length !== 1)) {
+      throw new InputError(`bench --scene-mode ${sceneMode}: measures a scene as the first of a fresh process, so --cases must name one scene, got ${cases === undefined ? 'none' : `"${cases.join(',')}"`}`);
+    }
     await runBench({
       json: values.json === true, quick: values.quick === true, cases, rapier: values['no-rapier'] !== true,
       isolate: values['no-isolate'] !== true, injectAlloc: values['inject-alloc'] === true, steps: parseSteps(values.steps as string | undefined), sceneMode,
