@@ -23,7 +23,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  ratioLines, ratioToRapier, runsWarm, sceneRowLines, SCENES, SCENE_MODES, type SceneMode, type SceneName, type SceneOptions, type SceneResult,
+  failedSceneRow, ratioLines, ratioToRapier, runsWarm, sceneRowLines, SCENES, SCENE_MODES, type SceneMode, type SceneName, type SceneOptions, type SceneResult,
 } from '../src/cli/bench-scenes';
 
 const repo = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -163,7 +163,7 @@ async function rowInFreshBrowser(
   try {
     return { ...(await measure(page)), runtime: `Chromium ${browser.version()}, ${launcher.where}` };
   } catch (e) {
-    return failedRow(as.name, as.engine, as.mode, e, errors);
+    return failedSceneRow(as.name, as.engine, as.mode, e, errors);
   } finally {
     await browser.close();
   }
@@ -190,11 +190,6 @@ function rapierRow(script: string, launcher: Launcher, name: SceneName, sopts: S
     await b.runSceneRapier(n, 'constraints', false, o);
     return b.runSceneRapier(n, 'constraints', false, o);
   }, [name, sopts] as const) as Promise<SceneResult>);
-}
-
-function failedRow(name: SceneName, engine: string, mode: SceneMode, e: unknown, errors: string[]): SceneResult {
-  const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
-  return { name, engine, mode, triangles: 0, buildMs: 0, maxStepMs: 0, maxStepAt: 0, windows: [], error: [msg, ...errors].join('; ') };
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -135,6 +135,16 @@ describe('elastica bench', () => {
     }
   }, 60_000);
 
+  it('a failed run is a scene row with no figures and the error (Node and browser benches alike)', async () => {
+    const { failedSceneRow } = await import('../src/cli/bench-scenes');
+    const row = failedSceneRow('pile20', 'rapier2d-compat (fem)', 'warm', new Error('out of memory\n    at stack line'), ['page error']);
+    expect(row).toEqual({
+      name: 'pile20', engine: 'rapier2d-compat (fem)', mode: 'warm', triangles: 0, buildMs: 0, maxStepMs: 0, maxStepAt: 0, windows: [],
+      error: 'out of memory; page error',
+    });
+    expect(failedSceneRow('page', 'elastica', 'cold', 'plain').error).toBe('plain');
+  });
+
   it('shapeOf counts inverted triangles and the smallest body area over its rest area', async () => {
     const { shapeOf } = await import('../src/cli/bench-scenes');
     const { PhysicsWorld } = await import('../src/world');

@@ -139,6 +139,15 @@ export function ratioToRapier(elastica: SceneResult, rapier: SceneResult): Scene
   return { name: elastica.name, kind: 'ratio', engine: 'elastica warm / rapier constraints', windows };
 }
 
+/**
+ * The row of a run that failed: the scene row's fields with no figures and `error` (the message's first line, then
+ * `more`, e.g. a page's errors), so that a script reading the rows meets one shape (bench.ts, bench/browser.ts).
+ */
+export function failedSceneRow(name: SceneName, engine: string, mode: SceneMode, e: unknown, more: string[] = []): SceneResult {
+  const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+  return { name, engine, mode, triangles: 0, buildMs: 0, maxStepMs: 0, maxStepAt: 0, windows: [], error: [msg, ...more].join('; ') };
+}
+
 /** A scene row as the bench's text output prints it: a heading line, then one line per time window. */
 export function sceneRowLines(r: SceneResult): string[] {
   const out = [`${r.name} ${r.engine} ${r.mode}: ${r.triangles} triangles, build ${r.buildMs} ms` +

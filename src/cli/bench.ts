@@ -38,7 +38,7 @@ import { JELLY, buildJelly, jellyMesh, jellyModulus, makeJellyPile } from './ben
 import { STAGES } from '../systems/pipeline';
 import { measureSnapshot, type SnapshotFigures } from './bench-snapshot';
 import {
-  collector, measureScene, ratioLines, ratioToRapier, sceneRowLines, SCENES, SCENE_MODES, runSceneRapier, type SceneMode, type SceneName, type SceneResult,
+  collector, failedSceneRow, measureScene, ratioLines, ratioToRapier, sceneRowLines, SCENES, SCENE_MODES, runSceneRapier, type SceneMode, type SceneName, type SceneResult,
 } from './bench-scenes';
 
 export interface BenchOptions {
@@ -632,7 +632,7 @@ async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) 
         if (solver === 'constraints' && !sleeping) rapierDefault = r;
         emitScene(r);
       } catch (e) {
-        out(opts.json ? JSON.stringify({ name, engine: `rapier2d-compat (${solver})`, sleeping, error: String(e) }) : `  rapier ${solver}: failed: ${String(e)}`);
+        emitScene({ ...failedSceneRow(name, `rapier2d-compat (${solver})`, 'warm', e), sleeping });
       }
     }
   }
