@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -72,4 +73,14 @@ describe('bench:browser', () => {
     expect(ratio.windows).toHaveLength(1);
     expect(ratio.windows[0]!.median).toBeCloseTo(warm.windows[0]!.median / rapier.windows[0]!.median, 2);
   }, 180_000);
+
+  it.skipIf(!available)('--core all runs Chromium unpinned, on every core, and its rows say so', () => {
+    const r = bench(['--json', '--cases', 'page', '--modes', 'warm', '--steps', '5', '--no-rapier', '--core', 'all']);
+    expect(r.status, r.stderr).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Row);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.error).toBeUndefined();
+    expect(rows[0]!.runtime).toMatch(new RegExp(`^Chromium \\d+\\.[\\d.]+, unpinned, ${availableParallelism()} cores$`));
+    expect(rows[0]!.windows[0]!.steps).toBe(5);
+  }, 120_000);
 });
