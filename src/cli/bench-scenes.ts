@@ -110,7 +110,7 @@ export interface SceneResult {
   retainedMB?: number[];
   error?: string;
   note?: string;
-  /** Where the row was measured when not in Node: the browser and its version (bench/browser.ts). */
+  /** Where the row was measured when not in Node: the browser, its version and the cores it ran on (bench/browser.ts). */
   runtime?: string;
 }
 
