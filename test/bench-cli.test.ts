@@ -113,6 +113,31 @@ describe('elastica bench', () => {
     expect(b.sag).toBe(a.sag);
   }, 120_000);
 
+  it('--core pins the bench and its child processes, and every row says where it ran', async () => {
+    const { cpus } = await import('node:os');
+    const cores = cpus().length;
+    const bench = (pre: string[], extra: string[]) => {
+      const argv = [...pre, process.execPath, join(ROOT, 'bin', 'elastica.mjs'), 'bench', '--quick', '--json', '--cases', '1k', '--no-rapier', ...extra];
+      return spawnSync(argv[0]!, argv.slice(1), { cwd: ROOT, encoding: 'utf8' });
+    };
+    const runtimes = (r: ReturnType<typeof bench>) => {
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { runtime?: string }).runtime);
+    };
+    const last = cores - 1;
+    // the case runs in a child process (the bench isolates cases): it is pinned as the parent asked
+    expect(runtimes(bench([], ['--core', String(last)]))).toEqual([`Node ${process.version}, core ${last}`]);
+    expect(runtimes(bench([], ['--core', 'all']))).toEqual([`Node ${process.version}, ${cores === 1 ? '1 core' : `unpinned, ${cores} cores`}`]);
+    // started on one core already, the default leaves it there
+    if (spawnSync('taskset', ['-c', '0', 'true']).status === 0) {
+      expect(runtimes(bench(['taskset', '-c', '0'], []))).toEqual([`Node ${process.version}, core 0`]);
+    }
+    const bad = bench([], ['--core', String(cores)]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(`bench --core: expected a core from 0 to ${last} or 'all', got "${cores}"`);
+    expect(bench([], ['--core', 'first']).stderr).toContain(`got "first"`);
+  }, 120_000);
+
   it('unknown case exits 2', () => {
     const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'elastica.mjs'), 'bench', '--cases', '7k'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(2);

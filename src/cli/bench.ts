@@ -56,6 +56,10 @@ export interface BenchOptions {
   steps?: number;
   /** Game scenes, in a child process: run only this Elastica mode (internal: the parent's isolation). */
   sceneMode?: SceneMode;
+  /** `--core` for the child processes: where this one runs (bench-pin.ts pinBench), so they run there too. */
+  core?: string;
+  /** Where this process runs ('Node v20.x, core 1'), written to each row it measures (bench-pin.ts). */
+  runtime?: string;
   out?: (line: string) => void;
 }
 
@@ -72,6 +76,8 @@ export interface BenchResult {
   linearPath: string;
   msPerStepMedian: number;
   msPerStepP95: number;
+  /** Where the row was measured: Node's version and the cores (bench-pin.ts). */
+  runtime?: string;
   /** Tail of the step times (elastica rows): 99th percentile and largest step, ms. */
   msPerStepP99?: number;
   msPerStepMax?: number;
@@ -530,6 +536,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
   if (!opts.json && materials.some((m) => m !== 'fosssim')) {
     out(`materials: fosssim at E = ${JELLY.youngsModulus}, others at 4E = ${4 * JELLY.youngsModulus} (FOSSSim's CST is 4x stiffer at equal E): same jelly`);
   }
+  if (!opts.json && opts.runtime !== undefined && opts.sceneMode === undefined) out(`runtime: ${opts.runtime}`);
   const warmup = opts.quick ? 5 : 60;
   const steps = opts.quick ? 10 : 300;
   const results: BenchResult[] = [];
@@ -541,7 +548,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
       continue;
     }
     if (name === PILE) {
-      const rp = isolate ? benchInChild(name, 'fosssim', opts.quick === true, inject)
+      const rp = isolate ? benchInChild(name, 'fosssim', opts.quick === true, inject, opts.core)
         : opts.quick ? benchPile(5, 10, PILE_EACH_QUICK, PILE_COUNT, inject) : benchPile(60, 120, PILE_EACH, PILE_COUNT, inject);
       results.push(rp);
       emit(rp);
@@ -549,7 +556,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
     }
     let r: BenchResult | null = null;
     for (const m of materials) {
-      const rm = isolate ? benchInChild(name, m, opts.quick === true, inject) : benchElastica(name, CASES[name]!, warmup, steps, m, inject);
+      const rm = isolate ? benchInChild(name, m, opts.quick === true, inject, opts.core) : benchElastica(name, CASES[name]!, warmup, steps, m, inject);
       results.push(rm);
       emit(rm);
       r ??= rm;
@@ -572,6 +579,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
   return results;
 
   function emit(r: BenchResult): void {
+    r.runtime ??= opts.runtime;
     if (opts.json) {
       out(JSON.stringify(r));
       return;
@@ -597,6 +605,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult[]> {
 async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) => void): Promise<void> {
   const sopts = { ...(opts.steps !== undefined ? { steps: opts.steps } : opts.quick ? { steps: 30, block: 10 } : {}) };
   const emitScene = (r: SceneResult): void => {
+    r.runtime ??= opts.runtime;
     if (opts.json) {
       out(JSON.stringify(r));
       return;
@@ -615,6 +624,7 @@ async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) 
       const args = [ELASTICA_BIN, 'bench', '--json', '--no-rapier', '--cases', name, '--scene-mode', mode];
       if (opts.steps !== undefined) args.push('--steps', String(opts.steps));
       if (opts.quick) args.push('--quick');
+      if (opts.core !== undefined) args.push('--core', opts.core);
       const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
       const line = child.status === 0 ? child.stdout.split('\n').find((l) => l.startsWith('{')) : undefined;
       if (!line) throw new Error(`bench: scene ${name} (${mode}) failed in its child process (exit ${child.status ?? child.signal}): ${(child.stderr || child.stdout).trim().slice(0, 2000)}`);
@@ -646,10 +656,11 @@ async function benchScene(name: SceneName, opts: BenchOptions, out: (l: string) 
 const ELASTICA_BIN = fileURLToPath(new URL('../../bin/elastica.mjs', import.meta.url));
 
 /** One elastica case in a fresh Node process (`bench --no-isolate` there), its JSON row parsed. */
-function benchInChild(name: string, material: MaterialName, quick: boolean, inject: boolean): BenchResult {
+function benchInChild(name: string, material: MaterialName, quick: boolean, inject: boolean, core: string | undefined): BenchResult {
   const args = [ELASTICA_BIN, 'bench', '--json', '--no-isolate', '--no-rapier', '--cases', name, '--material', material];
   if (quick) args.push('--quick');
   if (inject) args.push('--inject-alloc');
+  if (core !== undefined) args.push('--core', core);
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
   const line = r.status === 0 ? r.stdout.split('\n').find((l) => l.startsWith('{')) : undefined;
   if (!line) {

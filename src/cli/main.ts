@@ -28,7 +28,7 @@ const USAGE = `Usage:
                   [--fps N] [--size WxH] [--strain] [--steps N] [--out <file.bin>] [--quiet]
   elastica -s <scene.xml> -d 0 [-o <file.bin>] [-g 0|1] [-m <dir>] [--fps N] [--size WxH]   FOSSSim's command form
   elastica replay <file.replay> --verify [--out <file.bin>] [--quiet]
-  elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile,page,pile20,stirred,row20] [--steps N] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate] [--inject-alloc] [--scene-mode cold|cold-warmup|game|warm|sleeping]
+  elastica bench [--json] [--quick] [--cases 1k,4k,10k,pile,page,pile20,stirred,row20] [--steps N] [--no-rapier] [--material fosssim|stvk|neohookean|corotational|all] [--no-isolate] [--inject-alloc] [--scene-mode cold|cold-warmup|game|warm|sleeping] [--core N|all]
   elastica --help | --version
 
 run: simulates a FOSSSim XML scene for ceil(duration/dt) steps (or --steps N)
@@ -336,6 +336,7 @@ async function dispatch(argv: string[]): Promise<number> {
       'inject-alloc': { type: 'boolean' },
       steps: { type: 'string' },
       'scene-mode': { type: 'string' },
+      core: { type: 'string' },
     });
     if (positionals.length > 0) throw new InputError(`bench: unexpected argument "${positionals[0]}"\n${USAGE}`);
     const { SCENE_MODES, runsWarm } = await import('./bench-scenes');
@@ -350,7 +351,11 @@ async function dispatch(argv: string[]): Promise<number> {
     if (sceneMode !== undefined && !runsWarm(sceneMode) && (cases === undefined || cases.length !== 1)) {
       throw new InputError(`bench --scene-mode ${sceneMode}: measures a scene as the first of a fresh process, so --cases must name one scene, got ${cases === undefined ? 'none' : `"${cases.join(',')}"`}`);
     }
+    const { parseCore, pinBench } = await import('./bench-pin');
+    const core = parseCore(values.core as string | undefined);
+    const pin = pinBench(core, (l) => process.stderr.write(`${l}\n`));
     await runBench({
+      core: pin.child, runtime: pin.runtime,
       json: values.json === true, quick: values.quick === true, cases, rapier: values['no-rapier'] !== true,
       isolate: values['no-isolate'] !== true, injectAlloc: values['inject-alloc'] === true, steps: parseSteps(values.steps as string | undefined), sceneMode,
       materials: values.material === undefined ? undefined : (values.material as string).split(',').map((c) => c.trim()).filter((c) => c !== ''),
