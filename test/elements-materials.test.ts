@@ -7,7 +7,7 @@ import {
   cstRest, MAT_FOSSSIM, MAT_STVK, MAT_NEOHOOKEAN, MAT_COROTATIONAL, NH_J_MIN, EIG,
   triangleEnergy, triangleGradient, triangleHessian, triangleProjectedHessian, triangleJ,
 } from '../src/elements';
-import { STVK_SIGMA_MIN, lameMu, lameLambda, triangleSingularValues } from '../src/elements/materials';
+import { NH_SIZE_K, STVK_SIGMA_MIN, lameMu, lameLambda, triangleSingularValues } from '../src/elements/materials';
 import { fdGradient, fdJacobian, mulberry32, relErr } from './elements-helpers';
 
 const PHYS = [MAT_STVK, MAT_NEOHOOKEAN, MAT_COROTATIONAL] as const;
@@ -508,6 +508,34 @@ describe('neohookean below NH_J_MIN (issue 16: soft jellies collapsed and explod
     expect(checked).toBe(30);
   });
 
+  it('a triangle squeezed flat keeps its length: its energy is least near s0 = 1, not at a point (crushed jellies contracted)', () => {
+    // F = diag(s0, s1) on the unit right triangle, s1 fixed small or negative (squeezed flat, or through flat), s0 scanned
+    const t = { rest: Float64Array.of(0, 0, 1, 0, 0, 1), area: 0.5, b: [1, 0, 0, 1] as [number, number, number, number] };
+    for (const nu of [0, 0.3, 0.45]) {
+      for (const s1 of [0.05, 0.01, 0, -0.01, -0.05]) {
+        let best = Infinity, at = NaN;
+        for (let i = 1; i <= 300; i++) {
+          const s0 = Math.max(Math.abs(s1), 1e-4) + (i / 300) * 2;
+          const w = triangleEnergy(MAT_NEOHOOKEAN, 0, 0, s0, 0, 0, s1, E, nu, t.area, ...t.b);
+          if (w < best) { best = w; at = s0; }
+        }
+        // before the size term: the least energy at the smallest s0 scanned (a squeezed triangle contracted)
+        expect(at, `nu ${nu}, s1 ${s1}`).toBeGreaterThan(0.8);
+        expect(at, `nu ${nu}, s1 ${s1}`).toBeLessThan(1.5);
+      }
+    }
+    // the size term is zero with its slope at NH_J_MIN (C¹), and zero at a reflection of the rest shape (|F| = √2)
+    const at = (s1: number) => triangleEnergy(MAT_NEOHOOKEAN, 0, 0, 1, 0, 0, s1, E, NU, t.area, ...t.b);
+    const h = 1e-6, e = NH_J_MIN;
+    const left = (at(e) - at(e - h)) / h, right = (at(e + h) - at(e)) / h;
+    expect(Math.abs(left - right)).toBeLessThan(1e-4 * Math.abs(right));
+    const mirrored = triangleEnergy(MAT_NEOHOOKEAN, 0, 0, -1, 0, 0, 1, E, NU, t.area, ...t.b);
+    const C = lameMu(E, NU) / 2, D = (lameMu(E, NU) + lameLambda(E, NU)) / 2;
+    // ψ(reflection) = C g(−1)(s0 − s1)² + D(J − 1)² = C g(−1) 4 + 4D, g(−1) = 1/e + A u/(1 + B u), u = e + 1
+    const u = e + 1, g = 1 / e + (u / (e * e)) / (1 + u / e);
+    expect(mirrored / t.area).toBeCloseTo(4 * C * g + 4 * D, 6);
+  });
+
   it('an inverted triangle stores energy of the order of μ|F|², not |F|⁶ (scrambled jellies exploded, issue 16)', () => {
     // the unit right triangle mirrored (J = −1) and mirrored and stretched k times (J = −k²)
     const t = { rest: Float64Array.of(0, 0, 1, 0, 0, 1), area: 0.5, b: [1, 0, 0, 1] as [number, number, number, number] };
@@ -516,10 +544,11 @@ describe('neohookean below NH_J_MIN (issue 16: soft jellies collapsed and explod
       const y = Float64Array.of(0, 0, -k, 0, 0, k);
       expect(J(t, y)).toBeCloseTo(-k * k, 12);
       const w = W(MAT_NEOHOOKEAN, t)(y) / t.area;
-      // |F|² = 2k²; the volume term D (J − 1)² = (μ + λ)/2 (k² + 1)² is the material's own
+      // |F|² = 2k²; the volume term D (J − 1)² = (μ + λ)/2 (k² + 1)² is the material's own; the shape term
+      // C g(J)(s0 − s1)² is at most μ/2 · 20/… · 4k², the size term K C w (|F| − √2)² at most K μ/2 · 2(k − 1)²
       const shape = w - ((mu + lam) / 2) * (k * k + 1) * (k * k + 1);
       expect(shape).toBeGreaterThan(0);
-      expect(shape).toBeLessThanOrEqual(mu * 2 * k * k * 20);
+      expect(shape).toBeLessThanOrEqual(mu * k * k * (40 + NH_SIZE_K));
     }
   });
 });

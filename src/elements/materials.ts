@@ -11,7 +11,7 @@
  *                       ψ = μ/4 Σ g(σᵢ)² + λ/8 (Σ g(σᵢ))², g(σ) = σ² − 1 for σ ≥ STVK_SIGMA_MIN
  *                       (exactly StVK) and its C¹ linear continuation below (not even in σ);
  *   2 MAT_NEOHOOKEAN    ψ = C (tr(FᵀF) g(J) − 2) + D (J − 1)², g(J) = 1/J for J ≥ NH_J_MIN and
- *                       a bounded C¹ continuation below (inversion-safe; nhG);
+ *                       a bounded C¹ continuation below (inversion-safe; nhG), with a size term there (nhSize);
  *   3 MAT_COROTATIONAL  ψ = μ Σ(sᵢ − 1)² + λ/2 (s0 + s1 − 2)² on the signed principal stretches
  *                       (F = R S, R a rotation) = μ(|F|² − 2r + 2) + λ/2 (r − 2)²,
  *                       r = tr S = ‖(f00 + f11, f10 − f01)‖.
@@ -131,6 +131,40 @@ function nhG2(J: number): number {
 }
 
 /**
+ * Below NH_J_MIN the continuation also keeps the triangle's size: the size term
+ * X = K C w(J) (|F| − √2)², w = u²/(1 + u²), u = (NH_J_MIN − J)/NH_J_MIN, is zero with its first derivatives at
+ * NH_J_MIN (ψ stays C¹) and grows like |F|². Without it the shape term C g(J)(s0 − s1)² is least for a small
+ * conformal triangle while the volume term costs at most D: a triangle squeezed flat (s1 → 0) contracted in
+ * length (a pull of 2C g(0) s0) instead of staying flat, and Neo-Hookean jellies crushed in a pile contracted
+ * into one another (docs/materials.md, "Crushed bodies"). K = 2 g(0)/(√2 − 1) puts a flat triangle's least
+ * energy at its rest length (s0 = 1 at J = 0, where w = ½). |F| = √2 at every rotation and reflection of the
+ * rest shape, so a mirrored start meets no size term.
+ */
+export const NH_SIZE_K = (2 * (1 / NH_J_MIN + (NH_A * NH_J_MIN) / (1 + NH_B * NH_J_MIN))) / (Math.SQRT2 - 1);
+/** |F| below which the size term's derivatives are taken at this |F| (a triangle shrunk to a point: finite values). */
+const NH_SIZE_RHO_MIN = 1e-12;
+/** The size term and its partials in (I₂, J) at J < NH_J_MIN: X, X_I, X_J, X_II, X_IJ, X_JJ. */
+const XS = new Float64Array(6);
+function nhSize(J: number, I2: number, C: number): void {
+  const u = (NH_J_MIN - J) / NH_J_MIN, q = 1 + u * u;
+  const w = (u * u) / q;
+  const w1 = -(2 * u) / (q * q) / NH_J_MIN; // dw/dJ
+  const w2 = (2 - 6 * u * u) / (q * q * q) / (NH_J_MIN * NH_J_MIN); // d²w/dJ²
+  const k = NH_SIZE_K * C;
+  let rho = Math.sqrt(I2);
+  const d = rho - Math.SQRT2;
+  if (!(rho > NH_SIZE_RHO_MIN)) rho = NH_SIZE_RHO_MIN;
+  const dI = 1 - Math.SQRT2 / rho; // d(|F| − √2)²/dI₂
+  const dII = Math.SQRT2 / (2 * rho * rho * rho);
+  XS[0] = k * w * d * d;
+  XS[1] = k * w * dI;
+  XS[2] = k * w1 * d * d;
+  XS[3] = k * w * dII;
+  XS[4] = k * w1 * dI;
+  XS[5] = k * w2 * d * d;
+}
+
+/**
  * Below NH_J_MIN the Neo-Hookean energy is ψ = C g(J) (I₂ − 2J) + D (J − 1)², i.e. C g I₂ + W(J) with
  * W(J) = −2C J g(J) + D (J − 1)² (for g = 1/J this is exactly C (I₂/J − 2) + D (J − 1)², and J g(J)
  * meets 1 at NH_J_MIN with zero first derivative, so ψ stays C¹). I₂ − 2J = (s0 − s1)² ≥ 0
@@ -168,7 +202,10 @@ function psi(mat: number): void {
     const C = 0.5 * mu, D = 0.5 * (mu + lam);
     const J = f0 * f3 - f2 * f1;
     if (J >= NH_J_MIN) RES[0] = C * (I2 * nhG(J) - 2) + D * (J - 1) * (J - 1);
-    else RES[0] = C * nhG(J) * (I2 - 2 * J) + D * (J - 1) * (J - 1); // = the above for g = 1/J; ≥ 0 here (see nhW)
+    else {
+      nhSize(J, I2, C);
+      RES[0] = C * nhG(J) * (I2 - 2 * J) + D * (J - 1) * (J - 1) + XS[0]!; // = the above for g = 1/J, with X; ≥ 0 (see nhW)
+    }
     return;
   }
   // corotational
@@ -232,22 +269,28 @@ function stress(mat: number, hess: boolean): void {
     // G = dJ/df = (f3, −f2, −f1, f0)
     const G0 = f3, G1 = -f2, G2 = -f1, G3 = f0;
     const inside = J >= NH_J_MIN;
-    if (!inside) nhW(J, C, D);
-    const cf = 2 * C * g, cg = inside ? C * I2 * g1 + 2 * D * (J - 1) : C * I2 * g1 + NW[0]!;
+    if (!inside) {
+      nhW(J, C, D);
+      nhSize(J, I2, C);
+    }
+    // ψ as a function of (I₂, J): P = 2ψ_I f + ψ_J G, with the size term's partials below NH_J_MIN
+    const cf = inside ? 2 * C * g : 2 * (C * g + XS[1]!), cg = inside ? C * I2 * g1 + 2 * D * (J - 1) : C * I2 * g1 + NW[0]! + XS[2]!;
     PF[0] = cf * f0 + cg * G0;
     PF[1] = cf * f1 + cg * G1;
     PF[2] = cf * f2 + cg * G2;
     PF[3] = cf * f3 + cg * G3;
     if (!hess) return;
     const g2 = nhG2(J);
-    const cx = 2 * C * g1; // f Gᵀ + G fᵀ
-    const cgg = inside ? C * I2 * g2 + 2 * D : C * I2 * g2 + NW[1]!; // G Gᵀ
+    // H = 2ψ_I I + 4ψ_II f fᵀ + 2ψ_IJ (f Gᵀ + G fᵀ) + ψ_JJ G Gᵀ + ψ_J d²J/df²
+    const cx = inside ? 2 * C * g1 : 2 * (C * g1 + XS[4]!); // f Gᵀ + G fᵀ
+    const cgg = inside ? C * I2 * g2 + 2 * D : C * I2 * g2 + NW[1]! + XS[5]!; // G Gᵀ
+    const cff = inside ? 0 : 4 * XS[3]!; // f fᵀ
     const ch = cg; // d²J/df²: (0,3) = (3,0) = 1, (1,2) = (2,1) = −1
     const f = FF, Gv = V1;
     Gv[0] = G0; Gv[1] = G1; Gv[2] = G2; Gv[3] = G3;
     for (let i = 0; i < 4; i++) {
       for (let j = i; j < 4; j++) {
-        HF[i * 4 + j] = cx * (f[i]! * Gv[j]! + Gv[i]! * f[j]!) + cgg * Gv[i]! * Gv[j]! + (i === j ? cf : 0);
+        HF[i * 4 + j] = cx * (f[i]! * Gv[j]! + Gv[i]! * f[j]!) + cgg * Gv[i]! * Gv[j]! + cff * f[i]! * f[j]! + (i === j ? cf : 0);
       }
     }
     HF[3] = HF[3]! + ch;
@@ -451,6 +494,15 @@ function projectedStress(mat: number): void {
       h00 = cm + (C * I2 * g2 + w2) * s1 * s1;
       h11 = cm + (C * I2 * g2 + w2) * s0 * s0;
       h01 = C * (3 * I2 * g1 + I2 * J * g2) + w1 + J * w2;
+      // the size term X(I₂, J): twist 2X_I + X_J, flip 2X_I − X_J; ∂²X/∂s0² = 2X_I + 4s0²X_II + 4J X_IJ + s1²X_JJ,
+      // ∂²X/∂s0∂s1 = 4J X_II + 2I₂ X_IJ + X_J + J X_JJ
+      nhSize(J, I2, C);
+      const xI = XS[1]!, xJ = XS[2]!, xII = XS[3]!, xIJ = XS[4]!, xJJ = XS[5]!;
+      lt += 2 * xI + xJ;
+      lf += 2 * xI - xJ;
+      h00 += 2 * xI + 4 * s0 * s0 * xII + 4 * J * xIJ + s1 * s1 * xJJ;
+      h11 += 2 * xI + 4 * s1 * s1 * xII + 4 * J * xIJ + s0 * s0 * xJJ;
+      h01 += 4 * J * xII + 2 * I2 * xIJ + xJ + J * xJJ;
     }
   } else {
     let r = s0 + s1;
