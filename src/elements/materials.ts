@@ -136,11 +136,11 @@ function nhG2(J: number): number {
  * NH_J_MIN (ψ stays C¹) and grows like |F|². Without it the shape term C g(J)(s0 − s1)² is least for a small
  * conformal triangle while the volume term costs at most D: a triangle squeezed flat (s1 → 0) contracted in
  * length (a pull of 2C g(0) s0) instead of staying flat, and Neo-Hookean jellies crushed in a pile contracted
- * into one another (docs/materials.md, "Crushed bodies"). K = 2 g(0)/(√2 − 1) puts a flat triangle's least
+ * into one another (docs/materials.md, "Inversion"). K = 2 g(0)/(√2 − 1) puts a flat triangle's least
  * energy at its rest length (s0 = 1 at J = 0, where w = ½). |F| = √2 at every rotation and reflection of the
  * rest shape, so a mirrored start meets no size term.
  */
-export const NH_SIZE_K = (2 * (1 / NH_J_MIN + (NH_A * NH_J_MIN) / (1 + NH_B * NH_J_MIN))) / (Math.SQRT2 - 1);
+export const NH_SIZE_K = (2 * nhG(0)) / (Math.SQRT2 - 1);
 /** |F| below which the size term's derivatives are taken at this |F| (a triangle shrunk to a point: finite values). */
 const NH_SIZE_RHO_MIN = 1e-12;
 /** The size term and its partials in (I₂, J) at J < NH_J_MIN: X, X_I, X_J, X_II, X_IJ, X_JJ. */
