@@ -49,9 +49,8 @@ export function allowedCores(): number[] | null {
   return out;
 }
 
-/** Where this process runs, in words: 'core K' (one core) or 'unpinned, N cores'. */
-export function coresInWords(): string {
-  const allowed = allowedCores();
+/** Where a process allowed on `allowed` (null: not known) runs, in words: 'core K' (one core) or 'unpinned, N cores'. */
+function coresInWords(allowed: number[] | null): string {
   if (allowed !== null && allowed.length === 1) return `core ${allowed[0]!}`;
   const n = allowed?.length ?? availableParallelism();
   return n === 1 ? '1 core' : `unpinned, ${n} cores`;
@@ -61,15 +60,14 @@ export function coresInWords(): string {
  * Pin this process (every thread; children inherit it) as `--core` asks: a core, 'all' (every core), or,
  * when not given, DEFAULT_BENCH_CORE unless the process runs on one core already or the machine has one.
  * Returns the `--core` value to hand to the bench's child processes (undefined where the affinity is not known),
- * and the runtime in words for its rows.
+ * and the runtime in words for its rows, both from the affinity read once after pinning.
  */
 export function pinBench(core: number | 'all' | undefined, warn: (line: string) => void): { child: string | undefined; runtime: string } {
   const cores = machineCores();
   let want = core;
   if (want === undefined) {
-    const allowed = allowedCores();
-    if (cores < 2 || (allowed !== null && allowed.length === 1)) want = undefined;
-    else want = DEFAULT_BENCH_CORE;
+    const before = allowedCores();
+    if (cores >= 2 && !(before !== null && before.length === 1)) want = DEFAULT_BENCH_CORE;
   }
   if (want !== undefined) {
     const list = want === 'all' ? `0-${cores - 1}` : String(want);
@@ -79,10 +77,9 @@ export function pinBench(core: number | 'all' | undefined, warn: (line: string) 
       warn(`bench: could not pin the bench to ${want === 'all' ? 'every core' : `core ${want}`} with taskset (${why}); it runs where it was started`);
     }
   }
-  const where = coresInWords();
   const allowed = allowedCores();
   return {
     child: allowed === null ? undefined : allowed.length === 1 ? String(allowed[0]!) : 'all',
-    runtime: `Node ${process.version}, ${where}`,
+    runtime: `Node ${process.version}, ${coresInWords(allowed)}`,
   };
 }
