@@ -76,6 +76,29 @@ describe('elastica CLI', () => {
     expect(r5.code).toBe(2);
   });
 
+  it('--help after a command prints the usage (exit 0); an unknown option names the command and its options', () => {
+    for (const args of [['run', '--help'], ['render', SCENE, '-h'], ['replay', '--help'], ['bench', '--help']]) {
+      const r = run(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout, args.join(' ')).toMatch(/^Usage:\n {2}elastica run <scene\.xml>/);
+      expect(r.stderr, args.join(' ')).toBe('');
+    }
+    // after `--` it is an argument again: here a scene file that does not exist
+    const dashed = run(['run', '--', '--help']);
+    expect(dashed.code).toBe(2);
+    expect(dashed.stderr).toMatch(/cannot read scene file '--help'/);
+    const typo = run(['run', SCENE, '--outt', 'o.bin']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^elastica: run: unknown option '--outt' \(known: -o\|--out, --steps, --force, -q\|--quiet\)\nUsage:/);
+    expect(typo.stderr).not.toMatch(/positional/);
+    const fosssim = run(['-s', SCENE, '-d', '0', '--bogus']);
+    expect(fosssim.code).toBe(2);
+    expect(fosssim.stderr).toMatch(/^elastica: unknown option '--bogus' \(known: -s\|--scene, -d\|--display, /);
+    const missing = run(['render', SCENE, '--gif']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^elastica: render: Option '--gif <value>' argument missing/);
+  });
+
   it('a diverging simulation exits 3 with step, time and particle, and leaves no output file', () => {
     const scene = join(dir, 'diverge.xml');
     // A very stiff spring with explicit Euler and a large step explodes.

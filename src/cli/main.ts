@@ -239,17 +239,35 @@ export async function main(argv: string[], opts: { ownProcess?: boolean } = {}):
 
 type ParseOptions = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
 
-function parse(argv: string[], options: ParseOptions): ReturnType<typeof parseArgs> {
+/**
+ * parseArgs with the CLI's messages: an unknown option names the command and the options it takes (Node's own text
+ * ends in a hint about positionals beginning with '-', which misleads here), other parse errors keep Node's text
+ * after the command's name; each is followed by the usage.
+ */
+function parse(argv: string[], options: ParseOptions, command: '' | 'run' | 'replay' | 'render' | 'bench'): ReturnType<typeof parseArgs> {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
+    const unknown = /^Unknown option '([^']*)'/.exec(msg);
+    const known = Object.entries(options).map(([name, o]) => (o.short ? `-${o.short}|--${name}` : `--${name}`)).join(', ');
+    const where = command === '' ? '' : `${command}: `; // '' for FOSSSim's form, which has no command word
+    const head = unknown ? `${where}unknown option '${unknown[1]}' (known: ${known})` : `${where}${msg}`;
     // pictures are `render`'s (or FOSSSim's -g 1 / -m): say so where a user looks for them
-    const hint = /'--(png|frames|gif|mp4|movie|fps|size)'/.test(msg) && !('frames' in options) && !('generate' in options)
+    const hint = unknown && /^--(png|frames|gif|mp4|movie|fps|size)$/.test(unknown[1]!) && !('frames' in options) && !('generate' in options)
       ? '\nfor pictures use: elastica render <scene.xml> --frames <dir> | --gif <out.gif> | --mp4 <out.mp4>  (or FOSSSim\'s -s <scene.xml> -d 0 -g 1)'
       : '';
-    throw new InputError(`${msg}${hint}\n${USAGE}`);
+    throw new InputError(`${head}${hint}\n${USAGE}`);
   }
+}
+
+/** `--help` or `-h` among a command's arguments (before a `--`): the usage is what was asked for. */
+function asksHelp(args: string[]): boolean {
+  for (const a of args) {
+    if (a === '--') return false;
+    if (a === '--help' || a === '-h') return true;
+  }
+  return false;
 }
 
 async function dispatch(argv: string[]): Promise<number> {
@@ -262,13 +280,17 @@ async function dispatch(argv: string[]): Promise<number> {
     return 0;
   }
   const [command, ...rest] = argv;
+  if (asksHelp(rest) && ['run', 'replay', 'render', 'bench'].includes(command!)) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   if (command === 'run') {
     const { values, positionals } = parse(rest, {
       out: { type: 'string', short: 'o' },
       steps: { type: 'string' },
       force: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
-    });
+    }, 'run');
     if (positionals.length !== 1) throw new InputError(`run: expected exactly one scene file, got ${positionals.length}\n${USAGE}`);
     await runScene({
       scene: positionals[0]!,
@@ -284,7 +306,7 @@ async function dispatch(argv: string[]): Promise<number> {
       verify: { type: 'boolean' },
       out: { type: 'string', short: 'o' },
       quiet: { type: 'boolean', short: 'q' },
-    });
+    }, 'replay');
     if (positionals.length !== 1) throw new InputError(`replay: expected exactly one replay file, got ${positionals.length}\n${USAGE}`);
     if (values.verify !== true && values.out === undefined) throw new InputError(`replay: say what to do: --verify (compare every state hash) and/or --out <file.bin>\n${USAGE}`);
     const { runReplay } = await import('./replay');
@@ -304,7 +326,7 @@ async function dispatch(argv: string[]): Promise<number> {
       steps: { type: 'string' },
       force: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
-    });
+    }, 'render');
     if (positionals.length !== 1) throw new InputError(`render: expected exactly one scene file, got ${positionals.length}\n${USAGE}`);
     const str = (k: string) => values[k] as string | undefined;
     if (str('frames') === undefined && str('gif') === undefined && str('mp4') === undefined) {
@@ -337,7 +359,7 @@ async function dispatch(argv: string[]): Promise<number> {
       steps: { type: 'string' },
       'scene-mode': { type: 'string' },
       core: { type: 'string' },
-    });
+    }, 'bench');
     if (positionals.length > 0) throw new InputError(`bench: unexpected argument "${positionals[0]}"\n${USAGE}`);
     const { SCENE_MODES, runsWarm } = await import('./bench-scenes');
     const modeArg = values['scene-mode'] as string | undefined;
@@ -377,7 +399,7 @@ async function dispatch(argv: string[]): Promise<number> {
       steps: { type: 'string' },
       force: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
-    });
+    }, '');
     if (positionals.length > 0) throw new InputError(`unexpected argument "${positionals[0]}"\n${USAGE}`);
     if (values.scene === undefined) throw new InputError(`-s <scene.xml> is required\n${USAGE}`);
     const display = values.display as string | undefined;
