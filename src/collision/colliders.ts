@@ -133,6 +133,19 @@ export class KinematicColliders {
     return true;
   }
 
+  /**
+   * Shape j (a segment, a polygon's edge included, or a circle: numbered as colliderOf's) moved over this step: its
+   * start and end poses differ.
+   */
+  shapeMoved(j: number): boolean {
+    if (j < this.nS) {
+      const seg = this.seg, o = 8 * j;
+      return seg[o] !== seg[o + 4] || seg[o + 1] !== seg[o + 5] || seg[o + 2] !== seg[o + 6] || seg[o + 3] !== seg[o + 7];
+    }
+    const circ = this.circ, o = 5 * (j - this.nS);
+    return circ[o] !== circ[o + 2] || circ[o + 1] !== circ[o + 3];
+  }
+
   /** Collider index (into ctx.lists.colliders) of shape j: segments [0, nS), circles [nS, nS + nC), then polygons. */
   colliderOf(j: number): number {
     const nS = this.nS, nC = this.nC;
