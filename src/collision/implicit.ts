@@ -570,6 +570,25 @@ export class ContactPotential implements ContactTerm {
     return this.geo[NG * k + G_KB]!;
   }
 
+  /**
+   * flags[b] ← 1 for every body b (an index of bodyOf's values) one of whose boundary particles or edges touches, at x,
+   * another body: a body-edge candidate whose particle and edge belong to different bodies, within its contact radius r̂.
+   * Particles of no body (0) mark nothing. flags must hold every body id; it is not cleared here.
+   */
+  markTouchingBodies(x: Float64Array, bodyOf: Int32Array, flags: Uint8Array): void {
+    const kind = this.kind, node = this.node, G = this.geo, q = KQ;
+    for (let j = 0; j < this.count; j++) {
+      if (kind[j] !== KIND_EDGE) continue;
+      const bp = bodyOf[node[3 * j]!]!, be = bodyOf[node[3 * j + 1]!]!;
+      if (bp === be || bp === 0 || be === 0) continue;
+      candidateGeom(kind, node, G, j, x, q);
+      if (q[KQ_D]! < G[NG * j + G_R]!) {
+        flags[bp] = 1;
+        flags[be] = 1;
+      }
+    }
+  }
+
   /** Candidate k has a floor (no barrier; the line search kept it from sinking deeper than the floor). */
   hasFloor(k: number): boolean {
     return this.floor[k]! > -Infinity;

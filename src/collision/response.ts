@@ -60,6 +60,9 @@ export class ContactResponse {
   // this detection's inputs (set by detect)
   private bnd: ContactBoundary = emptyBoundary();
   private x0: Float64Array = new Float64Array(0);
+  /** isPressed's flags: 1 for a body touching another body this step (index: body id), and whether they are set. */
+  private pressed: Uint8Array = new Uint8Array(0);
+  private pressedReady = false;
   private v0: Float64Array = new Float64Array(0);
   private implicitOn = false;
   private topo: Topology | null = null;
@@ -197,7 +200,7 @@ export class ContactResponse {
   private covered(ctx: StepContext): void {
     this.topo = ctx.topology;
     this.foldAct = 0;
-    this.markCovered();
+    this.markCovered(ctx.x);
     this.solveImpulses(ctx);
   }
 
@@ -490,7 +493,24 @@ export class ContactResponse {
    * intersection-free (continuous collision detection in the line search), so a straight-line
    * swept test x0 → x that "crosses" them is an artefact of the iterates' bent path, not tunnelling.
    */
-  private markCovered(): void {
+  /**
+   * Body `body` (> 0) touches another body at x (ContactPotential.markTouchingBodies), for markCovered: the flags are
+   * computed at the first call after markCovered began (this.pressedReady), once a step.
+   */
+  private isPressed(body: number, x: Float64Array): boolean {
+    if (!this.pressedReady) {
+      const bodyOf = this.bnd.bodyOf;
+      let top = 0;
+      for (let i = 0; i < this.bnd.n; i++) if (bodyOf[i]! > top) top = bodyOf[i]!;
+      if (this.pressed.length <= top) this.pressed = new Uint8Array(top + 1);
+      else this.pressed.fill(0);
+      this.pot.markTouchingBodies(x, bodyOf, this.pressed);
+      this.pressedReady = true;
+    }
+    return body > 0 && this.pressed[body] === 1;
+  }
+
+  private markCovered(x: Float64Array): void {
     const pot = this.pot;
     // with the trust region (docs/contact.md) every pair is covered but the candidates without a
     // barrier (they started touching or past the surface): the line search kept each particle
@@ -501,13 +521,16 @@ export class ContactResponse {
     // (2.4 cm in one step of a corotational 10 m drop) through other pairs that the solve had kept
     // apart (docs/contact.md, "Floor pairs"). Except a pair of one body with an inverted triangle (a
     // body turning back, selfFolded): left to the penalty, a mirrored Neo-Hookean jelly stayed
-    // inverted. A collider pair without a barrier is covered when its collider moved this step (a driven collider
-    // yields): the particle started the step touching or inside the collider's end pose, the line search kept it
-    // above its floor, and where it did not get out the bodies around it held it there. Pushed out here, it went
-    // through those bodies' edges (a paddle driven into a pile of Neo-Hookean jellies: 139 particles inside another
-    // body after 300 steps; docs/contact.md, "Driven colliders yield"); its penalty pushes it out once there is room.
-    // Against a still collider such a pair is corrected as before: only the particle moves.
-    const all = pot.trN > 0 ? 1 : 0, nE = this.bnd.nE, cols = this.cols;
+    // inverted. A collider pair without a barrier is covered when its collider moved this step and the particle's
+    // body touches another body (a driven collider yields to a pressed body): the particle started the step touching
+    // or inside the collider's end pose, the line search kept it above its floor, and the bodies around it held it
+    // there. Pushed out here, it went through them, or its edges did (a paddle driven into a pile of Neo-Hookean
+    // jellies: 298 particles inside another body after 600 steps; docs/contact.md, "Driven colliders yield"); its
+    // penalty pushes it out once there is room. Every other collider pair without a barrier is corrected as before
+    // (only the particle moves): a still collider's, and a moving one's against a free body, which the penalty alone
+    // let a circle hitting a jelly at 8 m/s sink 10 cm into for a step.
+    const all = pot.trN > 0 ? 1 : 0, bnd = this.bnd, nE = bnd.nE, cols = this.cols;
+    this.pressedReady = false;
     let j = 0, g = pot.count;
     for (let k = 0; k < this.pairs.count; k++) {
       const p = this.pairs.p[k]!, it = this.pairs.item[k]!;
@@ -515,7 +538,10 @@ export class ContactResponse {
       const cand = j < pot.count && pot.node[3 * j] === p && pot.item[j] === it;
       if (cand ? pot.barrierKappa(j) > 0 || (pot.hasFloor(j) && (pot.kind[j] === KIND_EDGE
         ? !this.selfFolded(p, pot.node[3 * j + 1]!)
-        : it >= nE && cols.shapeMoved(it - nE))) : all === 1) this.pairs.covered[k] = 1;
+        : it >= nE && cols.shapeMoved(it - nE) && this.isPressed(bnd.bodyOf[p]!, x)))
+        : all === 1) {
+        this.pairs.covered[k] = 1;
+      }
       // the guards [count, total) are in the same order: the pair's potential, for its impulse
       while (g < pot.total && (pot.node[3 * g]! < p || (pot.node[3 * g] === p && itemBefore(pot.item[g]!, it)))) g++;
       this.pairs.cand[k] = cand ? j : g < pot.total && pot.node[3 * g] === p && pot.item[g] === it ? g : -1;
