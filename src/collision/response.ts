@@ -60,12 +60,12 @@ export class ContactResponse {
   // this detection's inputs (set by detect)
   private bnd: ContactBoundary = emptyBoundary();
   private x0: Float64Array = new Float64Array(0);
-  /** isPressed's flags: 1 for a body touching another body this step (index: body id), and whether they are set. */
-  private pressed: Uint8Array = new Uint8Array(0);
-  private pressedReady = false;
   private v0: Float64Array = new Float64Array(0);
   private implicitOn = false;
   private topo: Topology | null = null;
+  /** isPressed's flags: 1 for a body touching another body this step (index: body id), and whether they are set. */
+  private pressed: Uint8Array = new Uint8Array(0);
+  private pressedReady = false;
   /** selfFolded's memo for this detection: the last body checked (0: none) and whether it has an inverted triangle. */
   private foldAct = 0;
   private foldInv = false;
@@ -488,12 +488,6 @@ export class ContactResponse {
   }
 
   /**
-   * Mark the detected pairs that were barrier candidates of the solve (merge of two lists both
-   * ordered by particle, then half-planes, then items ascending). Their iterates stayed
-   * intersection-free (continuous collision detection in the line search), so a straight-line
-   * swept test x0 → x that "crosses" them is an artefact of the iterates' bent path, not tunnelling.
-   */
-  /**
    * Body `body` (> 0) touches another body at x (ContactPotential.markTouchingBodies), for markCovered: the flags are
    * computed at the first call after markCovered began (this.pressedReady), once a step.
    */
@@ -510,6 +504,12 @@ export class ContactResponse {
     return body > 0 && this.pressed[body] === 1;
   }
 
+  /**
+   * Mark the detected pairs that were barrier candidates of the solve (merge of two lists both
+   * ordered by particle, then half-planes, then items ascending). Their iterates stayed
+   * intersection-free (continuous collision detection in the line search), so a straight-line
+   * swept test x0 → x that "crosses" them is an artefact of the iterates' bent path, not tunnelling.
+   */
   private markCovered(x: Float64Array): void {
     const pot = this.pot;
     // with the trust region (docs/contact.md) every pair is covered but the candidates without a
