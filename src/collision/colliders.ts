@@ -119,15 +119,7 @@ export class KinematicColliders {
    * their end pose and leaves bouncy ones to the response, then saw every collider as the response would.
    */
   stillAndDull(ctx: StepContext, s: ContactSettings): boolean {
-    const seg = this.seg, circ = this.circ;
-    for (let j = 0; j < this.nS; j++) {
-      const o = 8 * j;
-      if (seg[o] !== seg[o + 4] || seg[o + 1] !== seg[o + 5] || seg[o + 2] !== seg[o + 6] || seg[o + 3] !== seg[o + 7]) return false;
-    }
-    for (let j = 0; j < this.nC; j++) {
-      const o = 5 * j;
-      if (circ[o] !== circ[o + 2] || circ[o + 1] !== circ[o + 3]) return false;
-    }
+    for (let j = 0, shapes = this.nS + this.nC; j < shapes; j++) if (this.shapeMoved(j)) return false;
     const nCols = ctx.lists.colliders.length;
     for (let k = 0; k < nCols; k++) if (bouncyCollider(ctx, k, s)) return false;
     return true;
