@@ -239,12 +239,16 @@ export async function main(argv: string[], opts: { ownProcess?: boolean } = {}):
 
 type ParseOptions = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
 
+/** The command words (FOSSSim's `-s …` form has none). */
+const COMMANDS = ['run', 'replay', 'render', 'bench'] as const;
+type Command = (typeof COMMANDS)[number];
+
 /**
  * parseArgs with the CLI's messages: an unknown option names the command and the options it takes (Node's own text
  * ends in a hint about positionals beginning with '-', which misleads here), other parse errors keep Node's text
  * after the command's name; each is followed by the usage.
  */
-function parse(argv: string[], options: ParseOptions, command: '' | 'run' | 'replay' | 'render' | 'bench'): ReturnType<typeof parseArgs> {
+function parse(argv: string[], options: ParseOptions, command: Command | ''): ReturnType<typeof parseArgs> {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
@@ -280,7 +284,7 @@ async function dispatch(argv: string[]): Promise<number> {
     return 0;
   }
   const [command, ...rest] = argv;
-  if (asksHelp(rest) && ['run', 'replay', 'render', 'bench'].includes(command!)) {
+  if (asksHelp(rest) && (COMMANDS as readonly string[]).includes(command!)) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
