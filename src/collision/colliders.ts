@@ -8,7 +8,9 @@
  * Shape layout (per step): segments `seg` (8 per shape: a0 b0 a1 b1, start then end pose; a
  * polygon's edges are segments of radius 0), `segRad`, `segCol`; circles `circ` (5 per shape:
  * c0 c1 R); polygons `polyCol`, their end-pose vertices `polyWorld` from `polyStartW` (count
- * `polyCountW`) and boxes `polyBox` (4 each). `*Col` is the collider's index in ctx.lists.colliders.
+ * `polyCountW`), boxes `polyBox` (4 each) and first edge `polySeg` (their edges are the segments
+ * polySeg … polySeg + polyCountW − 1; `segPoly` is a segment's polygon, −1 for a segment collider's).
+ * `*Col` is the collider's index in ctx.lists.colliders.
  * Contact item numbers (broadphase.ts) put the shapes after the nE body edges: segments, circles,
  * polygons.
  */
@@ -31,6 +33,8 @@ export class KinematicColliders {
   seg: Float64Array = new Float64Array(0);
   segRad: Float64Array = new Float64Array(0);
   segCol: Int32Array = new Int32Array(0);
+  /** Segment j's polygon (its index among this step's polygons), −1 for a segment collider. */
+  segPoly: Int32Array = new Int32Array(0);
   nC = 0;
   circ: Float64Array = new Float64Array(0);
   circCol: Int32Array = new Int32Array(0);
@@ -39,6 +43,8 @@ export class KinematicColliders {
   polyStartW: Int32Array = new Int32Array(0);
   polyCountW: Int32Array = new Int32Array(0);
   polyBox: Float64Array = new Float64Array(0);
+  /** Polygon q's first edge (a segment index); its edges are counter-clockwise, the polygon on their left. */
+  polySeg: Int32Array = new Int32Array(0);
   polyWorld: Float64Array = new Float64Array(0);
   /** moveColliders scratch: [0] h, then per collider its start and end angles → their sin, cos. */
   private ck: Float64Array = new Float64Array(0);
@@ -94,19 +100,21 @@ export class KinematicColliders {
     this.seg = growF(this.seg, 8 * nS);
     this.segRad = growF(this.segRad, nS);
     this.segCol = growI(this.segCol, nS);
+    this.segPoly = growI(this.segPoly, nS);
     this.circ = growF(this.circ, 5 * nC);
     this.circCol = growI(this.circCol, nC);
     this.polyCol = growI(this.polyCol, nP);
     this.polyStartW = growI(this.polyStartW, nP);
     this.polyCountW = growI(this.polyCountW, nP);
     this.polyBox = growF(this.polyBox, 4 * nP);
+    this.polySeg = growI(this.polySeg, nP);
     this.polyWorld = growF(this.polyWorld, 4 * nV);
     const ck = this.ck = growF(this.ck, 1 + 4 * nCols);
     ck[0] = ctx.dt; // a tagged field (declared, then assigned): no heap number here
     moveColliders(
       nCols, colE, K.kind, K.px, K.py, K.angle, K.vx, K.vy, K.omega, K.radius, K.x1, K.y1, K.x2, K.y2,
-      K.polyStart, K.polyCount, this.polyLocal, this.seg, this.segRad, this.segCol, this.circ, this.circCol,
-      this.polyCol, this.polyStartW, this.polyCountW, this.polyBox, this.polyWorld, ck,
+      K.polyStart, K.polyCount, this.polyLocal, this.seg, this.segRad, this.segCol, this.segPoly, this.circ, this.circCol,
+      this.polyCol, this.polyStartW, this.polyCountW, this.polyBox, this.polySeg, this.polyWorld, ck,
     );
     this.nS = nS;
     this.nC = nC;
@@ -172,8 +180,8 @@ function moveColliders(
   vx: Float64Array, vy: Float64Array, omega: Float64Array, radius: Float64Array,
   x1: Float64Array, y1: Float64Array, x2: Float64Array, y2: Float64Array,
   polyStart: Int32Array, polyCount: Int32Array, L: Float64Array,
-  seg: Float64Array, segRad: Float64Array, segCol: Int32Array, circ: Float64Array, circCol: Int32Array,
-  polyCol: Int32Array, polyStartW: Int32Array, polyCountW: Int32Array, polyBox: Float64Array, w: Float64Array,
+  seg: Float64Array, segRad: Float64Array, segCol: Int32Array, segPoly: Int32Array, circ: Float64Array, circCol: Int32Array,
+  polyCol: Int32Array, polyStartW: Int32Array, polyCountW: Int32Array, polyBox: Float64Array, polySeg: Int32Array, w: Float64Array,
   ck: Float64Array,
 ): void {
   const h = ck[0]!;
@@ -214,10 +222,12 @@ function moveColliders(
       seg[o + 6] = nxp + c1 * lx2 - s1 * ly2;
       seg[o + 7] = nyp + s1 * lx2 + c1 * ly2;
       segRad[nS] = radius[e]!;
+      segPoly[nS] = -1;
       segCol[nS++] = k;
     } else {
       const start = polyStart[e]!, cnt = polyCount[e]!;
       polyCol[nP] = k;
+      polySeg[nP] = nS;
       polyStartW[nP] = nV;
       polyCountW[nP] = cnt;
       let minx = Infinity, miny = Infinity, maxx = -Infinity, maxy = -Infinity;
@@ -242,6 +252,7 @@ function moveColliders(
         seg[o + 6] = nxp + c1 * mx - s1 * my;
         seg[o + 7] = nyp + s1 * mx + c1 * my;
         segRad[nS] = 0;
+        segPoly[nS] = nP;
         segCol[nS++] = k;
       }
       polyBox[4 * nP] = minx;
@@ -277,10 +288,10 @@ function primeColliderKernel(): void {
     L[2 * j] = (0.3 * j) / NV - 0.1375;
     L[2 * j + 1] = (0.2 * ((j * j) % 17)) / 17 - 0.0875;
   }
-  const seg = new Float64Array(8 * (NV + 1)), segRad = new Float64Array(NV + 1), segCol = new Int32Array(NV + 1);
+  const seg = new Float64Array(8 * (NV + 1)), segRad = new Float64Array(NV + 1), segCol = new Int32Array(NV + 1), segPoly = new Int32Array(NV + 1);
   const circ = new Float64Array(5), circCol = new Int32Array(1);
   const polyCol = new Int32Array(1), polyStartW = new Int32Array(1), polyCountW = new Int32Array(1);
-  const polyBox = new Float64Array(4), w = new Float64Array(2 * NV), ck = new Float64Array(13);
+  const polyBox = new Float64Array(4), polySeg = new Int32Array(1), w = new Float64Array(2 * NV), ck = new Float64Array(13);
   const angles = [0, 1e-10, 0.3, -0.6, 2.1, 3.3, 4.8, -2.2, 6.4, 1.5707963267948966, 1.5707973, -1.5707963267948966];
   const many = new Float64Array(2 * 40);
   for (let it = 0; it < 40; it++) {
@@ -296,7 +307,7 @@ function primeColliderKernel(): void {
     ck[0] = 0.0125 + 0.001 * (it & 7);
     moveColliders(
       3, cols, kind, px, py, angle, vx, vy, omega, radius, x1, y1, x2, y2, polyStart, polyCount, L,
-      seg, segRad, segCol, circ, circCol, polyCol, polyStartW, polyCountW, polyBox, w, ck,
+      seg, segRad, segCol, segPoly, circ, circCol, polyCol, polyStartW, polyCountW, polyBox, polySeg, w, ck,
     );
   }
 }
