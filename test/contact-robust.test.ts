@@ -372,6 +372,32 @@ describe('hard impacts', () => {
     expect(deepest).toBeLessThan(0.25 * radius);
   }, 60_000);
 
+  it('a square paddle driven into a pile of Neo-Hookean jellies yields too: its edges are one-sided, and a particle inside it is a candidate at any depth', () => {
+    // The same scene with a square (side 0.3 m) for the circle. A polygon's edges were two-sided segments: a particle
+    // that yielded was kept on the inner side of the edge near it, and one deeper than its reach had no candidate at
+    // all, so the response pushed it out through the nearest edge and through the neighbour: measured 14–43 boundary
+    // particles inside another body at these checks from step 60, up to 58.5 mm deep. Now the edges keep particles
+    // outside only, and a particle that starts inside is a candidate of the nearest edge whatever its depth, so its
+    // penalty pushes it out and the interior pair yields as the edges' do (docs/contact.md, "Driven colliders yield").
+    // Measured: one particle at 8.05 mm, away from the paddle: a pair between two jellies that started the step
+    // touching sinks up to its floor, 0.1 r̂ deeper each step, while the pile is pressed ("Floor pairs"); so the bound
+    // here is the drop tests' (the radius), not the circle's quarter.
+    const w = new PhysicsWorld({ dt: 1 / 60 });
+    const pile = makeJellyPile(w, 4, 256, { material: 'neohookean', youngsModulus: 8e4 });
+    const x = -pile.halfWidth + 0.2, y = 1.4, H = 0.15;
+    const paddle = w.addPolygonCollider([x - H, y - H, x + H, y - H, x + H, y + H, x - H, y + H]);
+    const edges = boundaryEdges(w), radius = w.c.Particle.radius[w.lists.particles[0]!]!;
+    let deepest = 0;
+    for (let s = 0; s < 100; s++) {
+      w.setColliderVelocity(paddle, s < 60 ? 0 : 1.5, s < 60 ? -1 : 0.2);
+      w.step();
+      if (s % 10 === 9) deepest = Math.max(deepest, penetration(w, edges).boundary);
+      expect(w.lastStats.failSafe).toBe('');
+    }
+    expect(allFinite(w)).toBe(true);
+    expect(deepest).toBeLessThan(radius);
+  }, 60_000);
+
   it('a circle swept at 8 m/s into a free jelly does not sink into it: only a pressed body makes a driven collider yield', () => {
     // A first version of the yield covered every moving collider's pair without a barrier: the penalty alone could not
     // move the jelly's mass out of the way within a step, and the circle sank 10 cm into it (12 particles inside). The
@@ -388,6 +414,23 @@ describe('hard impacts', () => {
       for (const e of w.lists.particles) if (Math.hypot(P.x[e]! - K.px[bat]!, P.y[e]! - K.py[bat]!) < R) inside++;
     }
     expect(K.px[bat]!).toBeGreaterThan(0.2); // it did sweep through where the jelly was
+    expect(inside).toBe(0);
+  });
+
+  it('a square swept at 8 m/s into a free jelly does not sink into it either (one-sided edges, the same yield rule)', () => {
+    const w = new PhysicsWorld({ dt: 1 / 60 });
+    const pile = makeJellyPile(w, 1, 128, { material: 'neohookean', youngsModulus: 8e4, columns: 4 });
+    for (let s = 0; s < 60; s++) w.step();
+    const H = 0.12, x = -pile.halfWidth - 0.05, y = 0.25;
+    const bat = w.addPolygonCollider([x - H, y - H, x + H, y - H, x + H, y + H, x - H, y + H]);
+    const P = w.c.Particle, K = w.c.Collider;
+    let inside = 0;
+    for (let s = 0; s < 30; s++) {
+      w.setColliderVelocity(bat, K.px[bat]! < 0.2 ? 8 : 0, 0);
+      w.step();
+      for (const e of w.lists.particles) if (Math.abs(P.x[e]! - K.px[bat]!) < H && Math.abs(P.y[e]! - K.py[bat]!) < H) inside++;
+    }
+    expect(K.px[bat]!).toBeGreaterThan(0.2);
     expect(inside).toBe(0);
   });
 });

@@ -130,6 +130,8 @@ export class CandidateSearch {
   private gBuf: Int32Array = new Int32Array(0);
   private gSt: Float64Array = new Float64Array(0);
   private nG = 0;
+  /** insidePolygons' result: the nearest edge (item) of each polygon a particle starts inside. */
+  private fe: Int32Array = new Int32Array(0);
   /** A candidate's lagged tangent (ContactPotential.tangent). */
   private readonly tg = new Float64Array(2);
   private readonly sq = new Float64Array(4);
@@ -302,15 +304,24 @@ export class CandidateSearch {
         cnt = hash.queryQ(bp.cand);
       }
       const buf = bp.cand.buf;
+      // the nearest edge of each polygon the particle starts inside, a candidate at any depth (merged in item order)
+      const nf = cols.nP > 0 && mi > 0 ? this.insidePolygons(ctx, i) : 0, fe = this.fe;
+      let f = 0;
       for (let c = 0; c < cnt; c++) {
         const item = buf[c]!;
+        while (f < nf && fe[f]! < item) this.segment(ctx, i, fe[f++]!, true);
+        if (f < nf && fe[f] === item) {
+          this.segment(ctx, i, fe[f++]!, true);
+          continue;
+        }
         // filtered, sensor and one-way pairs from the wrong side take no part (filter.ts)
         if (item < nE) {
           if (filter.contactWithEdge(i, item, bnd)) this.edge(i, item, mass);
         } else if (!(mi > 0) || bouncyCollider(ctx, cols.colliderOf(item - nE), s) || !filter.contactWithShape(i, item, nE, cols, x0)) continue;
-        else if (item < nE + nS) this.segment(ctx, i, item);
+        else if (item < nE + nS) this.segment(ctx, i, item, false);
         else this.circle(ctx, i, item);
       }
+      while (f < nf) this.segment(ctx, i, fe[f++]!, true);
     }
     // the guards after the candidates (same order: particles, then half-planes, then items)
     pot.beginGuards();
@@ -324,6 +335,40 @@ export class CandidateSearch {
     t = ctx.topology;
     pot.computeSlots(t.pattern);
     book.markSeen(t, pot);
+  }
+
+  /**
+   * The polygons particle i (search inputs in pq) starts inside at their end pose: the nearest edge of each (its item)
+   * into fe, ascending; returns their count. Such a particle is a candidate of that edge whatever its depth, so its
+   * penalty pushes it out (a circle's pair has that from its signed distance). Polygons the filter or a COR leaves to
+   * the response, and one-way ones (bodies pass into them), take no part.
+   */
+  private insidePolygons(ctx: StepContext, i: number): number {
+    const cols = this.cols, P = this.pq, nE = this.bnd.nE, box = cols.polyBox, w = cols.polyWorld;
+    const px = P[P_X0]!, py = P[P_Y0]!;
+    const fe = this.fe = growI(this.fe, cols.nP);
+    let nf = 0;
+    for (let q = 0; q < cols.nP; q++) {
+      const o = 4 * q;
+      if (!(px >= box[o]! && py >= box[o + 1]! && px <= box[o + 2]! && py <= box[o + 3]!)) continue;
+      const start = cols.polyStartW[q]!, cnt = cols.polyCountW[q]!, item = nE + cols.polySeg[q]!;
+      let inside = false;
+      for (let j = 0, m = cnt - 1; j < cnt; m = j++) {
+        const xj = w[2 * (start + j)]!, yj = w[2 * (start + j) + 1]!, xm = w[2 * (start + m)]!, ym = w[2 * (start + m) + 1]!;
+        if ((yj > py) !== (ym > py) && px < ((xm - xj) * (py - yj)) / (ym - yj) + xj) inside = !inside;
+      }
+      if (!inside || bouncyCollider(ctx, cols.polyCol[q]!, this.s) || this.filter.oneWay(cols.polyCol[q]!)) continue;
+      let best = Infinity, bj = 0;
+      for (let j = 0; j < cnt; j++) {
+        pointSegAt(this.x0, 2 * i, w, 2 * (start + j), 2 * (start + (j + 1 === cnt ? 0 : j + 1)));
+        if (GS[GS_D]! < best) {
+          best = GS[GS_D]!;
+          bj = j;
+        }
+      }
+      if (this.filter.contactWithShape(i, item + bj, nE, cols, this.x0)) fe[nf++] = item + bj;
+    }
+    return nf;
   }
 
   /** Particle i against every half-plane: a candidate within r̂ + slack at xᵗ, x̃ or x_e, else a guard its trust box reaches. */
@@ -447,10 +492,14 @@ export class CandidateSearch {
   }
 
   /**
-   * Particle i against collider segment `item` (end pose; a two-sided segment keeps the particle on
-   * its start side; friction relative to the segment's surface displacement over the step).
+   * Particle i against collider segment `item` (end pose; friction relative to the segment's surface displacement
+   * over the step). A segment collider is two-sided: it keeps the particle on its start side. A polygon's edge is
+   * one-sided, like a body's boundary edge: it keeps the particle outside (on its right), and a particle that starts
+   * inside (a moving polygon reached it) has no barrier and no guard from it, only its floor and its penalty, which
+   * push it out (docs/contact.md, "Driven colliders yield"). A one-way polygon's edges are two-sided: bodies pass
+   * into it from its open side.
    */
-  private segment(ctx: StepContext, i: number, item: number): void {
+  private segment(ctx: StepContext, i: number, item: number, inside: boolean): void {
     const P = this.pq, sq = this.sq, st = this.pot.stageIn, x0 = this.x0, xp = this.xp, xe = this.xe;
     const X0 = P[P_X0]!, Y0 = P[P_Y0]!, r = P[P_R]!, slack = P[P_SLACK]!, mi = P[P_M]!;
     const cols = this.cols, sg = cols.seg;
@@ -463,11 +512,14 @@ export class CandidateSearch {
     const d1 = GS[GS_D]!;
     pointSegAt(xe, 2 * i, sg, o + 4, o + 6);
     const d2 = GS[GS_D]!;
-    if (Math.min(d0, d1, d2) >= rr + slack && !sweptSegment(x0, xp, 2 * i, sg, o) && !sweptSegment(x0, xe, 2 * i, sg, o)) {
-      // guard: the trust box reaches the segment's box (end pose)
+    // side of the particle at the start (left of a→b: > 0), against the segment's start pose
+    const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
+    const one = cols.segPoly[sj]! >= 0 && !this.filter.oneWay(col); // a one-way polygon's edges keep the start side
+    if (!inside && Math.min(d0, d1, d2) >= rr + slack && !sweptSegment(x0, xp, 2 * i, sg, o) && !sweptSegment(x0, xe, 2 * i, sg, o)) {
+      // guard: the trust box reaches the segment's box (end pose), and the particle starts outside a polygon's edge
+      // or beyond an end (a one-sided edge is not limited from its inside: the particle may leave)
       if (this.trust === 1 && P[P_TLX]! <= Math.max(ax, bx) && P[P_THX]! >= Math.min(ax, bx) && P[P_TLY]! <= Math.max(ay, by) &&
-        P[P_THY]! >= Math.min(ay, by)) {
-        const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
+        P[P_THY]! >= Math.min(ay, by) && (!one || sl < 0 || al === 0 || al === 1)) {
         st[ST_G] = ax;
         st[ST_G + 1] = ay;
         st[ST_G + 2] = bx;
@@ -483,7 +535,6 @@ export class CandidateSearch {
     // surface displacement over the step at the particle's closest point (tangential part: friction)
     const sx = ax + al * (bx - ax) - ((1 - al) * sg[o]! + al * sg[o + 2]!);
     const sy = ay + al * (by - ay) - ((1 - al) * sg[o + 1]! + al * sg[o + 3]!);
-    const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
     st[ST_G] = ax;
     st[ST_G + 1] = ay;
     st[ST_G + 2] = bx;
@@ -493,7 +544,7 @@ export class CandidateSearch {
     frictionInto(ctx, col, this.s, st, ST_MU);
     st[ST_EPS] = sq[S_EPS]!;
     const pot = this.pot;
-    const k = pot.addStaged(KIND_SEGMENT, i, -1, -1, x0, item, sl < 0 ? -1 : 1);
+    const k = pot.addStaged(KIND_SEGMENT, i, -1, -1, x0, item, one || sl < 0 ? -1 : 1);
     const ss = pot.slipIn;
     ss[0] = sx;
     ss[1] = sy;

@@ -284,7 +284,8 @@ export class ContactResponse {
       const rq = this.rq;
       loadSweptSegment(x0, x, i2, sg, o);
       rq[R_RT] = r + this.cols.segRad[s]!;
-      if (!this.narrowSegment(false)) return;
+      // a polygon's edge is one-sided, the polygon on its left (but a one-way polygon's: bodies pass into it)
+      if (!this.narrowSegment(this.cols.segPoly[s]! >= 0 && !this.filter.oneWay(this.cols.segCol[s]!))) return;
       const col = this.cols.segCol[s]!;
       const cx = sg[o + 4]! + rq[R_AL]! * (sg[o + 6]! - sg[o + 4]!);
       const cy = sg[o + 5]! + rq[R_AL]! * (sg[o + 7]! - sg[o + 5]!);
@@ -349,7 +350,7 @@ export class ContactResponse {
       const xj = w[2 * (start + j)]!, yj = w[2 * (start + j) + 1]!, xm = w[2 * (start + m)]!, ym = w[2 * (start + m) + 1]!;
       if ((yj > py) !== (ym > py) && px < ((xm - xj) * (py - yj)) / (ym - yj) + xj) inside = !inside;
     }
-    if (!inside || !this.corrects()) return;
+    if (!inside) return;
     let best = Infinity, bx = 0, by = 0, bnx = 0, bny = 0;
     for (let j = 0; j < cnt; j++) {
       const j2 = j + 1 === cnt ? 0 : j + 1;
@@ -372,6 +373,13 @@ export class ContactResponse {
     this.rq[R_PEN] = r + Math.sqrt(best);
     this.rq[R_CX] = bx;
     this.rq[R_CY] = by;
+    if (this.implicitOn && this.pairs.covered[k] === 1) {
+      // a moving polygon yields to a pressed body (markCovered): its edges' penalties push the particle out
+      this.rq[R_IMP] = 0;
+      this.record(k);
+      return;
+    }
+    if (!this.corrects()) return;
     this.respondCollider(ctx, k, i, this.cols.polyCol[p]!);
   }
 
@@ -505,6 +513,22 @@ export class ContactResponse {
   }
 
   /**
+   * Particle p's pair with polygon q's interior is left to the solve (markCovered): the polygon moved this step, the
+   * particle's body touches another body, and the particle is a floor candidate (no barrier: it started touching or
+   * inside) of one of the polygon's edges, whose penalty pushes it out. The candidates of p come before j (ordered by
+   * item, the polygon's edges before its interior).
+   */
+  private polygonYields(p: number, q: number, j: number, x: Float64Array): boolean {
+    const cols = this.cols, pot = this.pot, nE = this.bnd.nE;
+    const lo = nE + cols.polySeg[q]!, hi = lo + cols.polyCountW[q]!;
+    if (!cols.shapeMoved(lo - nE)) return false;
+    for (let c = j - 1; c >= 0 && pot.node[3 * c] === p && pot.item[c]! >= lo; c--) {
+      if (pot.item[c]! < hi && pot.hasFloor(c)) return this.isPressed(this.bnd.bodyOf[p]!, x);
+    }
+    return false;
+  }
+
+  /**
    * Mark the detected pairs that were barrier candidates of the solve (merge of two lists both
    * ordered by particle, then half-planes, then items ascending). Their iterates stayed
    * intersection-free (continuous collision detection in the line search), so a straight-line
@@ -528,15 +552,19 @@ export class ContactResponse {
     // jellies: 298 particles inside another body after 600 steps; docs/contact.md, "Driven colliders yield"); its
     // penalty pushes it out once there is room. Every other collider pair without a barrier is corrected as before
     // (only the particle moves): a still collider's, and a moving one's against a free body, which the penalty alone
-    // let a circle hitting a jelly at 8 m/s sink 10 cm into for a step.
-    const all = pot.trN > 0 ? 1 : 0, bnd = this.bnd, nE = bnd.nE, cols = this.cols;
+    // let a circle hitting a jelly at 8 m/s sink 10 cm into for a step. A polygon's interior pair yields likewise where
+    // the particle is a floor candidate of one of its edges (polygonYields).
+    const all = pot.trN > 0 ? 1 : 0, bnd = this.bnd, nE = bnd.nE, cols = this.cols, poly0 = nE + cols.nS + cols.nC;
     this.pressedReady = false;
     let j = 0, g = pot.count;
     for (let k = 0; k < this.pairs.count; k++) {
       const p = this.pairs.p[k]!, it = this.pairs.item[k]!;
       while (j < pot.count && (pot.node[3 * j]! < p || (pot.node[3 * j] === p && itemBefore(pot.item[j]!, it)))) j++;
       const cand = j < pot.count && pot.node[3 * j] === p && pot.item[j] === it;
-      if (cand ? pot.barrierKappa(j) > 0 || (pot.hasFloor(j) && (pot.kind[j] === KIND_EDGE
+      if (it >= poly0) {
+        // a polygon's interior, never a candidate: covered as its edges' floor pairs are (below)
+        if (this.polygonYields(p, it - poly0, j, x)) this.pairs.covered[k] = 1;
+      } else if (cand ? pot.barrierKappa(j) > 0 || (pot.hasFloor(j) && (pot.kind[j] === KIND_EDGE
         ? !this.selfFolded(p, pot.node[3 * j + 1]!)
         : it >= nE && cols.shapeMoved(it - nE) && this.isPressed(bnd.bodyOf[p]!, x)))
         : all === 1) {
