@@ -376,9 +376,9 @@ describe('hard impacts', () => {
     // The same scene with a square (side 0.3 m) for the circle. A polygon's edges were two-sided segments: a particle
     // that yielded was kept on the inner side of the edge near it, and one deeper than its reach had no candidate at
     // all, so the response pushed it out through the nearest edge and through the neighbour: measured 14–43 boundary
-    // particles inside another body at these checks from step 60, up to 58.5 mm deep. Now the edges keep particles
-    // outside only, and a particle that starts inside is a candidate of the nearest edge whatever its depth, so its
-    // penalty pushes it out and the interior pair yields as the edges' do (docs/contact.md, "Driven colliders yield").
+    // particles inside another body at these checks from step 60, up to 58.5 mm deep. Now an edge is one-sided for a
+    // particle inside the polygon, and such a particle is a candidate of the nearest edge at any depth, so its penalty
+    // pushes it out, and the interior pair yields as the edges' do (docs/contact.md, "Driven colliders yield").
     // Measured: one particle at 8.05 mm, away from the paddle: a pair between two jellies that started the step
     // touching sinks up to its floor, 0.1 r̂ deeper each step, while the pile is pressed ("Floor pairs"); so the bound
     // here is the drop tests' (the radius), not the circle's quarter.

@@ -191,6 +191,25 @@ describe('particle vs colliders', () => {
   });
 });
 
+describe('polygon edges (one-sided for a particle inside the polygon only)', () => {
+  it('a particle above a flat triangle, on its base\'s inner side but outside it, falls freely: the base does not pull it in', () => {
+    // A polygon's edge keeps a particle that starts inside the polygon outside (its signed distance is negative there:
+    // a penalty pushes it out). A first version took every particle on an edge's inner side as inside: this one, 8 cm
+    // above the base and outside the triangle (beyond its right edge), got a penalty of depth 8 cm from the base and was
+    // thrown into the triangle; it changed the gallery page's trajectory from step 29.
+    const w = new PhysicsWorld({ dt: 1 / 60 });
+    w.contacts.enabled = true;
+    w.contacts.friction = 0;
+    w.addPolygonCollider([-1, 0, 1, 0, 0, 0.05]);
+    const p = w.addParticle({ x: 0.9, y: 0.08, m: 1, radius: 0.05 });
+    w.step();
+    const P = w.c.Particle;
+    expect(P.vx[p]!).toBe(0);
+    expect(P.vy[p]!).toBeCloseTo(-9.81 / 60, 9);
+    expect(w.contacts.potential.count).toBeGreaterThan(0); // the base edge was a candidate
+  });
+});
+
 describe('soft bodies in contact', () => {
   it('a cloth pinned along its top drapes over a circle: no particle inside it by more than 1% of its radius', () => {
     const w = new PhysicsWorld({});

@@ -338,10 +338,12 @@ export class CandidateSearch {
   }
 
   /**
-   * The polygons particle i (search inputs in pq) starts inside at their end pose: the nearest edge of each (its item)
-   * into fe, ascending; returns their count. Such a particle is a candidate of that edge whatever its depth, so its
-   * penalty pushes it out (a circle's pair has that from its signed distance). Polygons the filter or a COR leaves to
-   * the response, and one-way ones (bodies pass into them), take no part.
+   * The moving polygons particle i (search inputs in pq) starts inside at their end pose: the nearest edge of each (its
+   * item) into fe, ascending; returns their count. Such a particle is a candidate of that edge whatever its depth, so
+   * its penalty pushes it out (a circle's pair has that from its signed distance). Polygons the filter or a COR leaves
+   * to the response, one-way ones (bodies pass into them) and still ones (a particle inside one was put there, not
+   * reached by it: the response pushes it out; a terrain's many vertices are then not tested for every particle) take
+   * no part.
    */
   private insidePolygons(ctx: StepContext, i: number): number {
     const cols = this.cols, P = this.pq, nE = this.bnd.nE, box = cols.polyBox, w = cols.polyWorld;
@@ -350,14 +352,9 @@ export class CandidateSearch {
     let nf = 0;
     for (let q = 0; q < cols.nP; q++) {
       const o = 4 * q;
-      if (!(px >= box[o]! && py >= box[o + 1]! && px <= box[o + 2]! && py <= box[o + 3]!)) continue;
+      if (!(px >= box[o]! && py >= box[o + 1]! && px <= box[o + 2]! && py <= box[o + 3]!) || !cols.shapeMoved(cols.polySeg[q]!)) continue;
       const start = cols.polyStartW[q]!, cnt = cols.polyCountW[q]!, item = nE + cols.polySeg[q]!;
-      let inside = false;
-      for (let j = 0, m = cnt - 1; j < cnt; m = j++) {
-        const xj = w[2 * (start + j)]!, yj = w[2 * (start + j) + 1]!, xm = w[2 * (start + m)]!, ym = w[2 * (start + m) + 1]!;
-        if ((yj > py) !== (ym > py) && px < ((xm - xj) * (py - yj)) / (ym - yj) + xj) inside = !inside;
-      }
-      if (!inside || bouncyCollider(ctx, cols.polyCol[q]!, this.s) || this.filter.oneWay(cols.polyCol[q]!)) continue;
+      if (!cols.insidePolygon(q, this.x0, 2 * i) || bouncyCollider(ctx, cols.polyCol[q]!, this.s) || this.filter.oneWay(cols.polyCol[q]!)) continue;
       let best = Infinity, bj = 0;
       for (let j = 0; j < cnt; j++) {
         pointSegAt(this.x0, 2 * i, w, 2 * (start + j), 2 * (start + (j + 1 === cnt ? 0 : j + 1)));
@@ -514,12 +511,16 @@ export class CandidateSearch {
     const d2 = GS[GS_D]!;
     // side of the particle at the start (left of a→b: > 0), against the segment's start pose
     const sl = (sg[o + 2]! - sg[o]!) * (Y0 - sg[o + 1]!) - (sg[o + 3]! - sg[o + 1]!) * (X0 - sg[o]!);
-    const one = cols.segPoly[sj]! >= 0 && !this.filter.oneWay(col); // a one-way polygon's edges keep the start side
+    // a polygon's edge (not a one-way polygon's) keeps a particle that starts inside the polygon (at its start or end
+    // pose) outside; any other particle on the side it starts on: one on the inner side of this edge's line but outside
+    // the polygon is beyond another edge, and its signed distance to this one says nothing
+    const poly = cols.segPoly[sj]!;
+    const inner = poly >= 0 && !this.filter.oneWay(col) && (inside || (sl >= 0 && cols.insidePolygonEitherPose(poly, x0, 2 * i)));
     if (!inside && Math.min(d0, d1, d2) >= rr + slack && !sweptSegment(x0, xp, 2 * i, sg, o) && !sweptSegment(x0, xe, 2 * i, sg, o)) {
-      // guard: the trust box reaches the segment's box (end pose), and the particle starts outside a polygon's edge
-      // or beyond an end (a one-sided edge is not limited from its inside: the particle may leave)
+      // guard: the trust box reaches the segment's box (end pose), unless the particle starts inside the polygon (a
+      // one-sided edge is not limited from its inside: the particle may leave)
       if (this.trust === 1 && P[P_TLX]! <= Math.max(ax, bx) && P[P_THX]! >= Math.min(ax, bx) && P[P_TLY]! <= Math.max(ay, by) &&
-        P[P_THY]! >= Math.min(ay, by) && (!one || sl < 0 || al === 0 || al === 1)) {
+        P[P_THY]! >= Math.min(ay, by) && !inner) {
         st[ST_G] = ax;
         st[ST_G + 1] = ay;
         st[ST_G + 2] = bx;
@@ -544,7 +545,7 @@ export class CandidateSearch {
     frictionInto(ctx, col, this.s, st, ST_MU);
     st[ST_EPS] = sq[S_EPS]!;
     const pot = this.pot;
-    const k = pot.addStaged(KIND_SEGMENT, i, -1, -1, x0, item, one || sl < 0 ? -1 : 1);
+    const k = pot.addStaged(KIND_SEGMENT, i, -1, -1, x0, item, inner || sl < 0 ? -1 : 1);
     const ss = pot.slipIn;
     ss[0] = sx;
     ss[1] = sy;

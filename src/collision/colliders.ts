@@ -146,6 +146,34 @@ export class KinematicColliders {
     return circ[o] !== circ[o + 2] || circ[o + 1] !== circ[o + 3];
   }
 
+  /** The point x[i2], x[i2 + 1] is inside polygon q at its end pose (even–odd rule over polyWorld). */
+  insidePolygon(q: number, x: Float64Array, i2: number): boolean {
+    const w = this.polyWorld, start = this.polyStartW[q]!, cnt = this.polyCountW[q]!;
+    const px = x[i2]!, py = x[i2 + 1]!;
+    let inside = false;
+    for (let j = 0, m = cnt - 1; j < cnt; m = j++) {
+      const xj = w[2 * (start + j)]!, yj = w[2 * (start + j) + 1]!, xm = w[2 * (start + m)]!, ym = w[2 * (start + m) + 1]!;
+      if ((yj > py) !== (ym > py) && px < ((xm - xj) * (py - yj)) / (ym - yj) + xj) inside = !inside;
+    }
+    return inside;
+  }
+
+  /**
+   * The point x[i2], x[i2 + 1] is inside polygon q at its start or its end pose: a polygon's edge is one-sided for it
+   * (candidates.ts, response.ts). The start pose from its edges' start points (even–odd rule, as insidePolygon).
+   */
+  insidePolygonEitherPose(q: number, x: Float64Array, i2: number): boolean {
+    if (this.insidePolygon(q, x, i2)) return true;
+    const seg = this.seg, first = this.polySeg[q]!, cnt = this.polyCountW[q]!;
+    const px = x[i2]!, py = x[i2 + 1]!;
+    let inside = false;
+    for (let j = first; j < first + cnt; j++) {
+      const o = 8 * j, ax = seg[o]!, ay = seg[o + 1]!, bx = seg[o + 2]!, by = seg[o + 3]!;
+      if ((ay > py) !== (by > py) && px < ((bx - ax) * (py - ay)) / (by - ay) + ax) inside = !inside;
+    }
+    return inside;
+  }
+
   /** Collider index (into ctx.lists.colliders) of shape j: segments [0, nS), circles [nS, nS + nC), then polygons. */
   colliderOf(j: number): number {
     const nS = this.nS, nC = this.nC;

@@ -284,8 +284,16 @@ export class ContactResponse {
       const rq = this.rq;
       loadSweptSegment(x0, x, i2, sg, o);
       rq[R_RT] = r + this.cols.segRad[s]!;
-      // a polygon's edge is one-sided, the polygon on its left (but a one-way polygon's: bodies pass into it)
-      if (!this.narrowSegment(this.cols.segPoly[s]! >= 0 && !this.filter.oneWay(this.cols.segCol[s]!))) return;
+      // a polygon's edge (not a one-way polygon's) is one-sided for a particle that starts inside the polygon (either
+      // pose) or ends inside it: it goes out; any other keeps its start side (on the inner side of this edge's line,
+      // outside the polygon, it is beyond another edge, and pushing it out through this one would carry it across)
+      // (a particle on the outer side of the edge's line at both ends takes the same narrow phase either way: no test)
+      const q = this.cols.segPoly[s]!, w = SW;
+      const s0 = (w[SW_B0]! - w[SW_A0]!) * (w[SW_P0 + 1]! - w[SW_A0 + 1]!) - (w[SW_B0 + 1]! - w[SW_A0 + 1]!) * (w[SW_P0]! - w[SW_A0]!);
+      const s1 = (w[SW_B1]! - w[SW_A1]!) * (w[SW_P1 + 1]! - w[SW_A1 + 1]!) - (w[SW_B1 + 1]! - w[SW_A1 + 1]!) * (w[SW_P1]! - w[SW_A1]!);
+      const one = q >= 0 && !(s0 < 0 && s1 <= 0) && !this.filter.oneWay(this.cols.segCol[s]!) &&
+        (this.cols.insidePolygon(q, x, i2) || this.cols.insidePolygonEitherPose(q, x0, i2));
+      if (!this.narrowSegment(one)) return;
       const col = this.cols.segCol[s]!;
       const cx = sg[o + 4]! + rq[R_AL]! * (sg[o + 6]! - sg[o + 4]!);
       const cy = sg[o + 5]! + rq[R_AL]! * (sg[o + 7]! - sg[o + 5]!);
