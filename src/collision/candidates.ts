@@ -353,8 +353,8 @@ export class CandidateSearch {
     for (let q = 0; q < cols.nP; q++) {
       const o = 4 * q;
       if (!(px >= box[o]! && py >= box[o + 1]! && px <= box[o + 2]! && py <= box[o + 3]!) || !cols.shapeMoved(cols.polySeg[q]!)) continue;
+      if (bouncyCollider(ctx, cols.polyCol[q]!, this.s) || this.filter.oneWay(cols.polyCol[q]!) || !cols.insidePolygon(q, this.x0, 2 * i)) continue;
       const start = cols.polyStartW[q]!, cnt = cols.polyCountW[q]!, item = nE + cols.polySeg[q]!;
-      if (!cols.insidePolygon(q, this.x0, 2 * i) || bouncyCollider(ctx, cols.polyCol[q]!, this.s) || this.filter.oneWay(cols.polyCol[q]!)) continue;
       let best = Infinity, bj = 0;
       for (let j = 0; j < cnt; j++) {
         pointSegAt(this.x0, 2 * i, w, 2 * (start + j), 2 * (start + (j + 1 === cnt ? 0 : j + 1)));

@@ -146,32 +146,17 @@ export class KinematicColliders {
     return circ[o] !== circ[o + 2] || circ[o + 1] !== circ[o + 3];
   }
 
-  /** The point x[i2], x[i2 + 1] is inside polygon q at its end pose (even–odd rule over polyWorld). */
+  /** The point x[i2], x[i2 + 1] is inside polygon q at its end pose (its vertices in polyWorld). */
   insidePolygon(q: number, x: Float64Array, i2: number): boolean {
-    const w = this.polyWorld, start = this.polyStartW[q]!, cnt = this.polyCountW[q]!;
-    const px = x[i2]!, py = x[i2 + 1]!;
-    let inside = false;
-    for (let j = 0, m = cnt - 1; j < cnt; m = j++) {
-      const xj = w[2 * (start + j)]!, yj = w[2 * (start + j) + 1]!, xm = w[2 * (start + m)]!, ym = w[2 * (start + m) + 1]!;
-      if ((yj > py) !== (ym > py) && px < ((xm - xj) * (py - yj)) / (ym - yj) + xj) inside = !inside;
-    }
-    return inside;
+    return insideVertices(this.polyWorld, 2 * this.polyStartW[q]!, 2, this.polyCountW[q]!, x, i2);
   }
 
   /**
    * The point x[i2], x[i2 + 1] is inside polygon q at its start or its end pose: a polygon's edge is one-sided for it
-   * (candidates.ts, response.ts). The start pose from its edges' start points (even–odd rule, as insidePolygon).
+   * (candidates.ts, response.ts). The start pose's vertices are its edges' start points (seg, 8 apart).
    */
   insidePolygonEitherPose(q: number, x: Float64Array, i2: number): boolean {
-    if (this.insidePolygon(q, x, i2)) return true;
-    const seg = this.seg, first = this.polySeg[q]!, cnt = this.polyCountW[q]!;
-    const px = x[i2]!, py = x[i2 + 1]!;
-    let inside = false;
-    for (let j = first; j < first + cnt; j++) {
-      const o = 8 * j, ax = seg[o]!, ay = seg[o + 1]!, bx = seg[o + 2]!, by = seg[o + 3]!;
-      if ((ay > py) !== (by > py) && px < ((bx - ax) * (py - ay)) / (by - ay) + ax) inside = !inside;
-    }
-    return inside;
+    return this.insidePolygon(q, x, i2) || insideVertices(this.seg, 8 * this.polySeg[q]!, 8, this.polyCountW[q]!, x, i2);
   }
 
   /** Collider index (into ctx.lists.colliders) of shape j: segments [0, nS), circles [nS, nS + nC), then polygons. */
@@ -179,6 +164,21 @@ export class KinematicColliders {
     const nS = this.nS, nC = this.nC;
     return j < nS ? this.segCol[j]! : j < nS + nC ? this.circCol[j - nS]! : this.polyCol[j - nS - nC]!;
   }
+}
+
+/**
+ * The point x[i2], x[i2 + 1] is inside the closed polygon of cnt vertices v[base + stride · j], v[base + stride · j + 1]
+ * (even–odd rule).
+ */
+function insideVertices(v: Float64Array, base: number, stride: number, cnt: number, x: Float64Array, i2: number): boolean {
+  const px = x[i2]!, py = x[i2 + 1]!;
+  let inside = false;
+  for (let j = 0, m = cnt - 1; j < cnt; m = j++) {
+    const oj = base + stride * j, om = base + stride * m;
+    const xj = v[oj]!, yj = v[oj + 1]!, xm = v[om]!, ym = v[om + 1]!;
+    if ((yj > py) !== (ym > py) && px < ((xm - xj) * (py - yj)) / (ym - yj) + xj) inside = !inside;
+  }
+  return inside;
 }
 
 /**

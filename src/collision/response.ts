@@ -352,13 +352,8 @@ export class ContactResponse {
     // Polygon interior: a particle that ended inside is pushed out through the nearest edge.
     const p = item - nE - nS - nC;
     const start = this.cols.polyStartW[p]!, cnt = this.cols.polyCountW[p]!, w = this.cols.polyWorld;
+    if (!this.cols.insidePolygon(p, x, i2)) return;
     const px = x[i2]!, py = x[i2 + 1]!;
-    let inside = false;
-    for (let j = 0, m = cnt - 1; j < cnt; m = j++) {
-      const xj = w[2 * (start + j)]!, yj = w[2 * (start + j) + 1]!, xm = w[2 * (start + m)]!, ym = w[2 * (start + m) + 1]!;
-      if ((yj > py) !== (ym > py) && px < ((xm - xj) * (py - yj)) / (ym - yj) + xj) inside = !inside;
-    }
-    if (!inside) return;
     let best = Infinity, bx = 0, by = 0, bnx = 0, bny = 0;
     for (let j = 0; j < cnt; j++) {
       const j2 = j + 1 === cnt ? 0 : j + 1;
