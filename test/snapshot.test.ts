@@ -125,6 +125,20 @@ describe('snapshot and restore', () => {
     expect(w.contacts.patternGrowths).toBeGreaterThan(0); // the pattern book's state was exercised
   });
 
+  it('a driven paddle pressed into a stack carries its yield flags (the optional yield section) bit-identically', () => {
+    // The paddle dives into the top jelly of a stack: its particles are left inside it (a pressed body) and flagged,
+    // and a flagged particle's pair stays covered at the next response (src/collision/response.ts). The flags are part
+    // of the state and its hash: a restore that dropped them read another hash.
+    const make = (): PhysicsWorld => {
+      const w = new PhysicsWorld({});
+      makeJellyPile(w, 2, 32, { material: 'neohookean', youngsModulus: 8e4, columns: 1 });
+      w.addCircleCollider(0, 1.45, 0.15);
+      return w;
+    };
+    const drive = (w: PhysicsWorld, s: number): void => w.setColliderVelocity(w.colliders[0]!, 0, s < 60 ? -1 : 0.3);
+    checkRestore(make, 55, 15, drive);
+  });
+
   it('an anchored (dragged) particle continues bit-identically', () => {
     checkRestore(() => {
       const w = new PhysicsWorld({});

@@ -299,6 +299,19 @@ export class ContactSystem {
     }
   }
 
+  /**
+   * The particles a driven collider was left inside of at the last response (yielded; docs/contact.md, "Driven
+   * colliders yield"), one flag per particle, or null when none is (snapshots: an optional section).
+   */
+  yieldFlags(ctx: StepContext): Uint8Array | null {
+    return this.boundary.topology === ctx.topology ? this.response.yieldFlags(this.boundary) : null;
+  }
+
+  /** Put a snapshot's yield flags back (after importState, which restores the boundary they belong to). */
+  importYield(flags: Uint8Array | null): void {
+    this.response.importYield(this.boundary, flags);
+  }
+
   /** Add local polygon vertices (a polygon collider's, counter-clockwise); returns their start index. */
   addPolygonVertices(local: ArrayLike<number>): number {
     return this.colliders.addPolygonVertices(local);

@@ -37,6 +37,8 @@ import type { ContactSettings } from './settings';
 const R_NX = 0, R_NY = 1, R_PEN = 2, R_AL = 3, R_RT = 4, R_CX = 5, R_CY = 6, R_SVX = 7, R_SVY = 8, R_COR = 9, R_MU = 10, R_IMP = 11;
 /** Offsets of `fs`: 1 while the pairs are the solve's candidates (fromSolve), 1 once such a detection met a pair to correct. */
 const FS_ON = 0, FS_ABORTED = 1;
+/** ContactPairs.covered: the solve covered the pair (no correction), or a driven collider yielded to the particle (markCovered). */
+const COVER_SOLVED = 1, COVER_YIELD = 2;
 
 /**
  * Whether every particle moved less than √reach2 over the step (x0 → x); false for a non-finite position. A
@@ -66,6 +68,14 @@ export class ContactResponse {
   /** isPressed's flags: 1 for a body touching another body this step (index: body id), and whether they are set. */
   private pressed: Uint8Array = new Uint8Array(0);
   private pressedReady = false;
+  /**
+   * Particles a driven collider left more than r̂ inside it (a covered pair: it yielded to them) in the last response
+   * (yieldPrev) and in this one (yieldNext), by particle; of the boundary yieldBnd. markCovered keeps covering such a
+   * particle's pairs while it stays inside, also once its body no longer touches another (a release: see markCovered).
+   */
+  private yieldPrev: Uint8Array = new Uint8Array(0);
+  private yieldNext: Uint8Array = new Uint8Array(0);
+  private yieldBnd: ContactBoundary | null = null;
   /** selfFolded's memo for this detection: the last body checked (0: none) and whether it has an inverted triangle. */
   private foldAct = 0;
   private foldInv = false;
@@ -100,6 +110,7 @@ export class ContactResponse {
     this.x0 = x0;
     this.v0 = v0;
     this.implicitOn = implicitOn;
+    this.beginYield(bnd);
     if (implicitOn && searched && this.fromSolve(ctx)) return;
     const x = ctx.x, n = bnd.n, pairs = this.pairs, s = this.s;
     const nE = bnd.nE, nItems = nE + this.cols.nS + this.cols.nC + this.cols.nP;
@@ -194,6 +205,43 @@ export class ContactResponse {
     fs[FS_ON] = 0;
     fs[FS_ABORTED] = 0; // the broad phase's passes run to the end
     return !aborted;
+  }
+
+  /** This response's yield flags start empty; the last response's become yieldPrev (none for a new boundary). */
+  private beginYield(bnd: ContactBoundary): void {
+    if (this.yieldBnd !== bnd) {
+      this.yieldBnd = bnd;
+      this.yieldPrev = new Uint8Array(bnd.n);
+      this.yieldNext = new Uint8Array(bnd.n);
+      return;
+    }
+    const prev = this.yieldPrev;
+    this.yieldPrev = this.yieldNext;
+    this.yieldNext = prev;
+    prev.fill(0);
+  }
+
+  /**
+   * The last response's yield flags (a copy, by particle), when it ran on boundary `bnd` and flagged a particle;
+   * else null (snapshots: the flags decide the next step's covers).
+   */
+  yieldFlags(bnd: ContactBoundary): Uint8Array | null {
+    if (this.yieldBnd !== bnd) return null;
+    const f = this.yieldNext;
+    for (let i = 0; i < f.length; i++) if (f[i] !== 0) return f.slice();
+    return null;
+  }
+
+  /** Put a snapshot's yield flags back (null: none), for boundary `bnd` (the restored world's). */
+  importYield(bnd: ContactBoundary, flags: Uint8Array | null): void {
+    if (flags === null) {
+      if (this.yieldBnd !== bnd) return; // nothing flagged: the next response starts empty either way
+      this.yieldNext.fill(0);
+      return;
+    }
+    this.yieldBnd = bnd;
+    this.yieldPrev = new Uint8Array(bnd.n);
+    this.yieldNext = flags.slice();
   }
 
   /** The solve's share of each pair: which pairs it covered (markCovered) and the impulses it applied (solveImpulses). */
@@ -376,8 +424,9 @@ export class ContactResponse {
     this.rq[R_PEN] = r + Math.sqrt(best);
     this.rq[R_CX] = bx;
     this.rq[R_CY] = by;
-    if (this.implicitOn && this.pairs.covered[k] === 1) {
+    if (this.implicitOn && this.pairs.covered[k] === COVER_YIELD) {
       // a moving polygon yields to a pressed body (markCovered): its edges' penalties push the particle out
+      this.yieldNext[i] = 1;
       this.rq[R_IMP] = 0;
       this.record(k);
       return;
@@ -461,7 +510,10 @@ export class ContactResponse {
   private gate(ctx: StepContext, k: number, item: number): boolean {
     if (!this.implicitOn) return true;
     if (!(item >= 0 && item < this.bnd.nE) && this.bouncyItem(ctx, item)) return this.corrects();
-    if (this.rq[R_PEN]! > this.rq[R_RT]! && this.pairs.covered[k] === 0) return this.corrects();
+    if (this.rq[R_PEN]! > this.rq[R_RT]!) {
+      if (this.pairs.covered[k] === 0) return this.corrects();
+      if (this.pairs.covered[k] === COVER_YIELD) this.yieldNext[this.pairs.p[k]!] = 1; // left inside the collider
+    }
     this.rq[R_IMP] = 0;
     this.record(k);
     return false;
@@ -526,7 +578,7 @@ export class ContactResponse {
     const lo = nE + cols.polySeg[q]!, hi = lo + cols.polyCountW[q]!;
     if (!cols.shapeMoved(lo - nE)) return false;
     for (let c = j - 1; c >= 0 && pot.node[3 * c] === p && pot.item[c]! >= lo; c--) {
-      if (pot.item[c]! < hi && pot.hasFloor(c)) return this.isPressed(this.bnd.bodyOf[p]!, x);
+      if (pot.item[c]! < hi && pot.hasFloor(c)) return this.yieldPrev[p] === 1 || this.isPressed(this.bnd.bodyOf[p]!, x);
     }
     return false;
   }
@@ -566,13 +618,15 @@ export class ContactResponse {
       const cand = j < pot.count && pot.node[3 * j] === p && pot.item[j] === it;
       if (it >= poly0) {
         // a polygon's interior, never a candidate: covered as its edges' floor pairs are (below)
-        if (this.polygonYields(p, it - poly0, j, x)) this.pairs.covered[k] = 1;
-      } else if (cand ? pot.barrierKappa(j) > 0 || (pot.hasFloor(j) && (pot.kind[j] === KIND_EDGE
-        ? !this.selfFolded(p, pot.node[3 * j + 1]!)
-        : it >= nE && cols.shapeMoved(it - nE) && this.isPressed(bnd.bodyOf[p]!, x)))
-        : all === 1) {
-        this.pairs.covered[k] = 1;
-      }
+        if (this.polygonYields(p, it - poly0, j, x)) this.pairs.covered[k] = COVER_YIELD;
+      } else if (cand) {
+        if (pot.barrierKappa(j) > 0) this.pairs.covered[k] = COVER_SOLVED;
+        else if (pot.hasFloor(j) && pot.kind[j] === KIND_EDGE) {
+          if (!this.selfFolded(p, pot.node[3 * j + 1]!)) this.pairs.covered[k] = COVER_SOLVED;
+        } else if (pot.hasFloor(j) && it >= nE && cols.shapeMoved(it - nE) && (this.yieldPrev[p] === 1 || this.isPressed(bnd.bodyOf[p]!, x))) {
+          this.pairs.covered[k] = COVER_YIELD;
+        }
+      } else if (all === 1) this.pairs.covered[k] = COVER_SOLVED;
       // the guards [count, total) are in the same order: the pair's potential, for its impulse
       while (g < pot.total && (pot.node[3 * g]! < p || (pot.node[3 * g] === p && itemBefore(pot.item[g]!, it)))) g++;
       this.pairs.cand[k] = cand ? j : g < pot.total && pot.node[3 * g] === p && pot.item[g] === it ? g : -1;

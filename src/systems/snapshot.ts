@@ -7,7 +7,7 @@
  * order; and the state the step carries from one step to the next — contact (settings, polygon
  * vertices, the contact boundary's orientation, the pattern book, the topology's contact pairs, the
  * last step's active contacts), the pointer anchors, the LDLᵀ factor the next step reuses (PCG's
- * preconditioner, or the direct path's rest-chord factor), and sleeping's settings and state when they are not a fresh world's. Derived data (topology, pattern, ordering, symbolic factorization) is rebuilt on restore
+ * preconditioner, or the direct path's rest-chord factor), and sleeping's settings and state when they are not a fresh world's, and the particles a driven collider holds (src/collision/response.ts) while there are any. Derived data (topology, pattern, ordering, symbolic factorization) is rebuilt on restore
  * and comes out the same, because it is a function of what is stored.
  *
  * Not in a snapshot: user systems (code), a game's own components, and what a step recomputes
@@ -40,11 +40,13 @@ import type { SleepState } from './sleep';
  * world's, so a world without sleeping has the payload (and the state hash) of version 2. 4: the factor section
  * also carries the direct path's rest-chord factor and ends with the iterate the last Hessian was assembled at
  * (empty unless a rest chord may follow: src/solver/newton.ts, restChord). 5: the factor section ends with the
- * error factor a chord chain measured on it (0: none; src/solver/newton.ts, contractionMax).
+ * error factor a chord chain measured on it (0: none; src/solver/newton.ts, contractionMax). 6: an optional yield
+ * section after the sleep section (the particles a driven collider was left inside of: src/collision/response.ts),
+ * written only when a particle is flagged, so other worlds keep version 5's payload and state hash.
  */
-export const SNAPSHOT_FORMAT = 5;
-/** Tag of the sleep section. */
-const SLEEP_SECTION = 1;
+export const SNAPSHOT_FORMAT = 6;
+/** Tags of the optional sections, in the order they are written. */
+const SLEEP_SECTION = 1, YIELD_SECTION = 2;
 const MAGIC = 0x4e534c45; // 'ELSN' little-endian
 /** Largest entity id a snapshot may hold (guards allocations from corrupted bytes). */
 const MAX_ENTITY_ID = 1 << 24;
@@ -76,6 +78,8 @@ export interface SnapshotData {
   factor: CarriedFactor | null;
   /** Sleeping's settings and state, or null (a fresh world's: off, nothing asleep). */
   sleep: SleepState | null;
+  /** The particles a driven collider was left inside of at the last response (src/collision/response.ts), or null: none. */
+  yielded: Uint8Array | null;
 }
 
 /** What the world adds that the pipeline does not know. */
@@ -138,7 +142,25 @@ export function snapshotPayload(p: Pipeline, ecs: World, extras: WorldExtras): U
     w.f64(f.contraction);
   }
   if (p.sleep.hasState()) writeSleep(w, p.sleep.exportState(ctx));
+  const yielded = p.contact.yieldFlags(ctx);
+  if (yielded) writeYield(w, yielded);
   return w.finish();
+}
+
+function writeYield(w: ByteWriter, flags: Uint8Array): void {
+  w.u8(YIELD_SECTION);
+  w.u32(flags.length);
+  w.u8s(flags);
+}
+
+function readYield(r: ByteReader, nParticles: number, boundaryCurrent: boolean): Uint8Array {
+  if (!boundaryCurrent) throw new ByteFormatError('a yield section, but the contact state has no current boundary for it');
+  const n = r.u32('the yield particle count');
+  if (n !== nParticles) throw new ByteFormatError(`the yield section has ${n} particles, the snapshot ${nParticles}`);
+  const flags = new Uint8Array(n);
+  r.u8s(flags, n, 'yield flags');
+  for (let i = 0; i < n; i++) if (flags[i]! > 1) throw new ByteFormatError(`yield flag of particle ${i} is ${flags[i]}; expected 0 or 1`);
+  return flags;
 }
 
 function writeSleep(w: ByteWriter, s: SleepState): void {
@@ -156,8 +178,6 @@ function writeSleep(w: ByteWriter, s: SleepState): void {
 }
 
 function readSleep(r: ByteReader, nParticles: number, nextBody: number): SleepState {
-  const tag = r.u8('the sleep section tag');
-  if (tag !== SLEEP_SECTION) throw new ByteFormatError(`unknown section ${tag} after the solver state (expected the sleep section, ${SLEEP_SECTION})`);
   const enabled = r.u8('the sleeping flag') === 1;
   const speed = r.f64('the sleep speed'), time = r.f64('the sleep time');
   if (!(speed >= 0 && Number.isFinite(speed)) || !(time >= 0 && Number.isFinite(time))) {
@@ -350,11 +370,20 @@ function parse(bytes: Uint8Array, c: Components): SnapshotData {
     if (!(contraction >= 0 && contraction < 1)) throw new ByteFormatError(`the factor contraction is ${contraction}; expected a number in [0, 1)`);
     factor = { Lx, D, stale, at, contraction };
   }
-  const sleep = r.remaining > 0 ? readSleep(r, lists.particles.length, nextBody) : null;
-  if (r.remaining !== 0) throw new ByteFormatError(`${r.remaining} bytes left over after the snapshot's last section`);
+  // the optional sections, each at most once and in tag order
+  let sleep: SleepState | null = null, yielded: Uint8Array | null = null, lastTag = 0;
+  while (r.remaining > 0) {
+    const tag = r.u8('a section tag');
+    if (tag <= lastTag || tag > YIELD_SECTION) {
+      throw new ByteFormatError(`section ${tag} after ${lastTag === 0 ? 'the solver state' : `section ${lastTag}`} (expected ${lastTag < SLEEP_SECTION ? `the sleep section, ${SLEEP_SECTION}, or ` : ''}the yield section, ${YIELD_SECTION}, once each and in that order)`);
+    }
+    lastTag = tag;
+    if (tag === SLEEP_SECTION) sleep = readSleep(r, lists.particles.length, nextBody);
+    else yielded = readYield(r, lists.particles.length, contact.flags[2] === 1);
+  }
   return {
     engineVersion, dt, integrator: integrator as SnapshotData['integrator'], newton, massMatrix, stepCount, nextBody,
-    entityIndex: { maxId, aliveCount, dense }, lists, pending, stores, contact, anchors, factor, sleep,
+    entityIndex: { maxId, aliveCount, dense }, lists, pending, stores, contact, anchors, factor, sleep, yielded,
   };
 }
 
@@ -469,6 +498,7 @@ export function applySnapshot(p: Pipeline, ecs: World, data: SnapshotData, suspe
   ctx.stepCount = data.stepCount;
   p.ensureTopology(); // rebuilt from scratch when the entities were replaced
   p.contact.importState(ctx, data.contact);
+  p.contact.importYield(data.yielded);
   const A = p.anchors;
   A.clear();
   for (let s = 0; s < data.anchors.eid.length; s++) {
@@ -584,6 +614,8 @@ export function stateHashes(p: Pipeline): Record<string, string> {
   }
   const w = new ByteWriter();
   writeContact(w, p.contact.exportState(ctx));
+  const yielded = p.contact.yieldFlags(ctx);
+  if (yielded) writeYield(w, yielded);
   const hk = new Hash64();
   hk.bytes(w.finish());
   return { positions: hx.hex(), velocities: hv.hex(), components: hc.hex(), contact: hk.hex(), step: String(ctx.stepCount) };
