@@ -137,6 +137,19 @@ describe('snapshot and restore', () => {
     };
     const drive = (w: PhysicsWorld, s: number): void => w.setColliderVelocity(w.colliders[0]!, 0, s < 60 ? -1 : 0.3);
     checkRestore(make, 55, 15, drive);
+    // a forged mark (not a collider's entity id + 1) is refused with the particle named, the world unchanged
+    const w = make();
+    run(w, 55, drive);
+    const held = (w as unknown as { pipeline: { contact: { response: { yieldNext: Int32Array } } } }).pipeline.contact.response.yieldNext;
+    const i = held.findIndex((v) => v !== 0);
+    expect(i).toBeGreaterThanOrEqual(0); // the paddle holds a particle here
+    const good = w.snapshot();
+    held[i] = 12345;
+    const forged = w.snapshot();
+    w.restore(good);
+    const before = w.stateHash();
+    expect(() => w.restore(forged)).toThrow(new RegExp(`yield of particle ${i} is 12345; expected 0 or a collider's entity id \\+ 1`));
+    expect(w.stateHash()).toBe(before);
   });
 
   it('an anchored (dragged) particle continues bit-identically', () => {

@@ -300,15 +300,15 @@ export class ContactSystem {
   }
 
   /**
-   * The particles a driven collider was left inside of at the last response (yielded; docs/contact.md, "Driven
-   * colliders yield"), one flag per particle, or null when none is (snapshots: an optional section).
+   * Which driven collider each particle was left inside of at the last response (its entity id + 1, 0: none;
+   * docs/contact.md, "Releases"), or null when none was (snapshots: an optional section).
    */
-  yieldFlags(ctx: StepContext): Uint8Array | null {
+  yieldFlags(ctx: StepContext): Int32Array | null {
     return this.boundary.topology === ctx.topology ? this.response.yieldFlags(this.boundary) : null;
   }
 
   /** Put a snapshot's yield flags back (after importState, which restores the boundary they belong to). */
-  importYield(flags: Uint8Array | null): void {
+  importYield(flags: Int32Array | null): void {
     this.response.importYield(this.boundary, flags);
   }
 

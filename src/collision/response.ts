@@ -69,12 +69,15 @@ export class ContactResponse {
   private pressed: Uint8Array = new Uint8Array(0);
   private pressedReady = false;
   /**
-   * Particles a driven collider left more than r̂ inside it (a covered pair: it yielded to them) in the last response
-   * (yieldPrev) and in this one (yieldNext), by particle; of the boundary yieldBnd. markCovered keeps covering such a
-   * particle's pairs while it stays inside, also once its body no longer touches another (a release: see markCovered).
+   * The driven collider (its entity id + 1; 0: none) that left each particle more than r̂ inside it (a covered pair: it
+   * yielded to the particle) in the last response (yieldPrev) and in this one (yieldNext); of the boundary yieldBnd.
+   * markCovered keeps covering the particle's pair with that collider while it stays inside, also once its body no
+   * longer touches another (a release: see markCovered).
    */
-  private yieldPrev: Uint8Array = new Uint8Array(0);
-  private yieldNext: Uint8Array = new Uint8Array(0);
+  private yieldPrev: Int32Array = new Int32Array(0);
+  private yieldNext: Int32Array = new Int32Array(0);
+  /** The world's colliders (ctx.lists.colliders), for the yield's entity ids. */
+  private colliderEids: readonly number[] = [];
   private yieldBnd: ContactBoundary | null = null;
   /** selfFolded's memo for this detection: the last body checked (0: none) and whether it has an inverted triangle. */
   private foldAct = 0;
@@ -211,8 +214,8 @@ export class ContactResponse {
   private beginYield(bnd: ContactBoundary): void {
     if (this.yieldBnd !== bnd) {
       this.yieldBnd = bnd;
-      this.yieldPrev = new Uint8Array(bnd.n);
-      this.yieldNext = new Uint8Array(bnd.n);
+      this.yieldPrev = new Int32Array(bnd.n);
+      this.yieldNext = new Int32Array(bnd.n);
       return;
     }
     const prev = this.yieldPrev;
@@ -222,10 +225,10 @@ export class ContactResponse {
   }
 
   /**
-   * The last response's yield flags (a copy, by particle), when it ran on boundary `bnd` and flagged a particle;
-   * else null (snapshots: the flags decide the next step's covers).
+   * The last response's yields (a copy: per particle the collider's entity id + 1, or 0), when it ran on boundary `bnd`
+   * and a collider yielded to a particle; else null (snapshots: they decide the next step's covers).
    */
-  yieldFlags(bnd: ContactBoundary): Uint8Array | null {
+  yieldFlags(bnd: ContactBoundary): Int32Array | null {
     if (this.yieldBnd !== bnd) return null;
     const f = this.yieldNext;
     for (let i = 0; i < f.length; i++) if (f[i] !== 0) return f.slice();
@@ -233,20 +236,26 @@ export class ContactResponse {
   }
 
   /** Put a snapshot's yield flags back (null: none), for boundary `bnd` (the restored world's). */
-  importYield(bnd: ContactBoundary, flags: Uint8Array | null): void {
+  importYield(bnd: ContactBoundary, flags: Int32Array | null): void {
     if (flags === null) {
       if (this.yieldBnd !== bnd) return; // nothing flagged: the next response starts empty either way
       this.yieldNext.fill(0);
       return;
     }
     this.yieldBnd = bnd;
-    this.yieldPrev = new Uint8Array(bnd.n);
+    this.yieldPrev = new Int32Array(bnd.n);
     this.yieldNext = flags.slice();
+  }
+
+  /** The yield mark of item `item` (≥ nE: a collider shape or a polygon's interior): its collider's entity id + 1. */
+  private yieldId(item: number): number {
+    return this.colliderEids[this.cols.colliderOf(item - this.bnd.nE)]! + 1;
   }
 
   /** The solve's share of each pair: which pairs it covered (markCovered) and the impulses it applied (solveImpulses). */
   private covered(ctx: StepContext): void {
     this.topo = ctx.topology;
+    this.colliderEids = ctx.lists.colliders;
     this.foldAct = 0;
     this.markCovered(ctx.x);
     this.solveImpulses(ctx);
@@ -426,7 +435,7 @@ export class ContactResponse {
     this.rq[R_CY] = by;
     if (this.implicitOn && this.pairs.covered[k] === COVER_YIELD) {
       // a moving polygon yields to a pressed body (markCovered): its edges' penalties push the particle out
-      this.yieldNext[i] = 1;
+      this.yieldNext[i] = this.colliderEids[this.cols.polyCol[p]!]! + 1;
       this.rq[R_IMP] = 0;
       this.record(k);
       return;
@@ -512,7 +521,8 @@ export class ContactResponse {
     if (!(item >= 0 && item < this.bnd.nE) && this.bouncyItem(ctx, item)) return this.corrects();
     if (this.rq[R_PEN]! > this.rq[R_RT]!) {
       if (this.pairs.covered[k] === 0) return this.corrects();
-      if (this.pairs.covered[k] === COVER_YIELD) this.yieldNext[this.pairs.p[k]!] = 1; // left inside the collider
+      // left inside the collider (a COVER_YIELD pair is a collider's)
+      if (this.pairs.covered[k] === COVER_YIELD) this.yieldNext[this.pairs.p[k]!] = this.yieldId(item);
     }
     this.rq[R_IMP] = 0;
     this.record(k);
@@ -578,7 +588,7 @@ export class ContactResponse {
     const lo = nE + cols.polySeg[q]!, hi = lo + cols.polyCountW[q]!;
     if (!cols.shapeMoved(lo - nE)) return false;
     for (let c = j - 1; c >= 0 && pot.node[3 * c] === p && pot.item[c]! >= lo; c--) {
-      if (pot.item[c]! < hi && pot.hasFloor(c)) return this.yieldPrev[p] === 1 || this.isPressed(this.bnd.bodyOf[p]!, x);
+      if (pot.item[c]! < hi && pot.hasFloor(c)) return this.yieldPrev[p] === this.yieldId(lo) || this.isPressed(this.bnd.bodyOf[p]!, x);
     }
     return false;
   }
@@ -623,7 +633,7 @@ export class ContactResponse {
         if (pot.barrierKappa(j) > 0) this.pairs.covered[k] = COVER_SOLVED;
         else if (pot.hasFloor(j) && pot.kind[j] === KIND_EDGE) {
           if (!this.selfFolded(p, pot.node[3 * j + 1]!)) this.pairs.covered[k] = COVER_SOLVED;
-        } else if (pot.hasFloor(j) && it >= nE && cols.shapeMoved(it - nE) && (this.yieldPrev[p] === 1 || this.isPressed(bnd.bodyOf[p]!, x))) {
+        } else if (pot.hasFloor(j) && it >= nE && cols.shapeMoved(it - nE) && (this.yieldPrev[p] === this.yieldId(it) || this.isPressed(bnd.bodyOf[p]!, x))) {
           this.pairs.covered[k] = COVER_YIELD;
         }
       } else if (all === 1) this.pairs.covered[k] = COVER_SOLVED;

@@ -78,8 +78,11 @@ export interface SnapshotData {
   factor: CarriedFactor | null;
   /** Sleeping's settings and state, or null (a fresh world's: off, nothing asleep). */
   sleep: SleepState | null;
-  /** The particles a driven collider was left inside of at the last response (src/collision/response.ts), or null: none. */
-  yielded: Uint8Array | null;
+  /**
+   * Per particle, the driven collider it was left inside of at the last response (its entity id + 1, 0: none;
+   * src/collision/response.ts), or null: none.
+   */
+  yielded: Int32Array | null;
 }
 
 /** What the world adds that the pipeline does not know. */
@@ -147,20 +150,25 @@ export function snapshotPayload(p: Pipeline, ecs: World, extras: WorldExtras): U
   return w.finish();
 }
 
-function writeYield(w: ByteWriter, flags: Uint8Array): void {
+function writeYield(w: ByteWriter, yields: Int32Array): void {
   w.u8(YIELD_SECTION);
-  w.u32(flags.length);
-  w.u8s(flags);
+  w.u32(yields.length);
+  w.i32s(yields);
 }
 
-function readYield(r: ByteReader, nParticles: number, boundaryCurrent: boolean): Uint8Array {
+function readYield(r: ByteReader, nParticles: number, boundaryCurrent: boolean, colliders: readonly number[]): Int32Array {
   if (!boundaryCurrent) throw new ByteFormatError('a yield section, but the contact state has no current boundary for it');
   const n = r.u32('the yield particle count');
   if (n !== nParticles) throw new ByteFormatError(`the yield section has ${n} particles, the snapshot ${nParticles}`);
-  const flags = new Uint8Array(n);
-  r.u8s(flags, n, 'yield flags');
-  for (let i = 0; i < n; i++) if (flags[i]! > 1) throw new ByteFormatError(`yield flag of particle ${i} is ${flags[i]}; expected 0 or 1`);
-  return flags;
+  const yields = new Int32Array(n);
+  r.i32s(yields, n, 'yields');
+  for (let i = 0; i < n; i++) {
+    const v = yields[i]!;
+    if (v !== 0 && !colliders.includes(v - 1)) {
+      throw new ByteFormatError(`yield of particle ${i} is ${v}; expected 0 or a collider's entity id + 1 (${colliders.map((e) => e + 1).join(', ') || 'no colliders'})`);
+    }
+  }
+  return yields;
 }
 
 function writeSleep(w: ByteWriter, s: SleepState): void {
@@ -371,7 +379,7 @@ function parse(bytes: Uint8Array, c: Components): SnapshotData {
     factor = { Lx, D, stale, at, contraction };
   }
   // the optional sections, each at most once and in tag order
-  let sleep: SleepState | null = null, yielded: Uint8Array | null = null, lastTag = 0;
+  let sleep: SleepState | null = null, yielded: Int32Array | null = null, lastTag = 0;
   while (r.remaining > 0) {
     const tag = r.u8('a section tag');
     if (tag <= lastTag || tag > YIELD_SECTION) {
@@ -379,7 +387,7 @@ function parse(bytes: Uint8Array, c: Components): SnapshotData {
     }
     lastTag = tag;
     if (tag === SLEEP_SECTION) sleep = readSleep(r, lists.particles.length, nextBody);
-    else yielded = readYield(r, lists.particles.length, contact.flags[2] === 1);
+    else yielded = readYield(r, lists.particles.length, contact.flags[2] === 1, lists.colliders);
   }
   return {
     engineVersion, dt, integrator: integrator as SnapshotData['integrator'], newton, massMatrix, stepCount, nextBody,
