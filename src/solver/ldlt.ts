@@ -399,12 +399,6 @@ export class SparseLDLT {
     for (let k = 0; k < n; k++) x[perm[k]] = w[k];
   }
 
-  /**
-   * The triangular solves of solve() on 2x2 node blocks (see `paired`): rows of
-   * every column come in pairs (2K, 2K+1), so one row index serves two (L w)
-   * or four (Lᵀ w) multiply-adds. Same operations in the same order per entry
-   * as the scalar loops, so the result is bit-for-bit identical.
-   */
   /** Sylvester inertia of A read off D (valid after a successful factor()). */
   inertia(): { positive: number; negative: number; zero: number } {
     let positive = 0;
