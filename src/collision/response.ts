@@ -39,6 +39,8 @@ const R_NX = 0, R_NY = 1, R_PEN = 2, R_AL = 3, R_RT = 4, R_CX = 5, R_CY = 6, R_S
 const FS_ON = 0, FS_ABORTED = 1;
 /** ContactPairs.covered: the solve covered the pair (no correction), or a driven collider yielded to the particle (markCovered). */
 const COVER_SOLVED = 1, COVER_YIELD = 2;
+/** limitRelease: a stopped collider lets a particle it holds out by at most this many radii a step. */
+const RELEASE_STEP = 0.5;
 
 /**
  * Whether every particle moved less than √reach2 over the step (x0 → x); false for a non-finite position. A
@@ -79,6 +81,8 @@ export class ContactResponse {
   /** The world's colliders (ctx.lists.colliders), for the yield's entity ids. */
   private colliderEids: readonly number[] = [];
   private yieldBnd: ContactBoundary | null = null;
+  /** limitRelease's correction so far this response, by particle. */
+  private releaseUsed: Float64Array = new Float64Array(0);
   /** selfFolded's memo for this detection: the last body checked (0: none) and whether it has an inverted triangle. */
   private foldAct = 0;
   private foldInv = false;
@@ -212,6 +216,8 @@ export class ContactResponse {
 
   /** This response's yield flags start empty; the last response's become yieldPrev (none for a new boundary). */
   private beginYield(bnd: ContactBoundary): void {
+    if (this.releaseUsed.length !== bnd.n) this.releaseUsed = new Float64Array(bnd.n);
+    else this.releaseUsed.fill(0);
     if (this.yieldBnd !== bnd) {
       this.yieldBnd = bnd;
       this.yieldPrev = new Int32Array(bnd.n);
@@ -245,6 +251,27 @@ export class ContactResponse {
     this.yieldBnd = bnd;
     this.yieldPrev = new Int32Array(bnd.n);
     this.yieldNext = flags.slice();
+  }
+
+  /**
+   * A correction of particle k's pair with collider item `item` (≥ nE) that the last response left the particle
+   * inside of (its mark), where the collider did not move this step (it stopped inside a pile): at most RELEASE_STEP
+   * times the particle's radius a step, over every pass, and the mark is kept while that leaves it inside. So a paddle
+   * that stops in a jelly it was pressed into lets it out over some steps instead of in one jump, and the next steps'
+   * solves keep the particle's neighbours apart (docs/contact.md, "Releases"). Scales rq[R_PEN], the correction.
+   */
+  private limitRelease(k: number, item: number): void {
+    const nE = this.bnd.nE, cols = this.cols, poly0 = nE + cols.nS + cols.nC;
+    if (cols.shapeMoved(item >= poly0 ? cols.polySeg[item - poly0]! : item - nE)) return;
+    const p = this.pairs.p[k]!, id = this.yieldId(item);
+    if (this.yieldPrev[p] !== id) return;
+    const pen = this.rq[R_PEN]!, used = this.releaseUsed[p]!, budget = RELEASE_STEP * this.bnd.radius[p]!;
+    const left = budget > used ? budget - used : 0;
+    if (pen > left) {
+      this.rq[R_PEN] = left;
+      this.releaseUsed[p] = budget;
+      this.yieldNext[p] = id; // still inside: the next step goes on
+    } else this.releaseUsed[p] = used + pen;
   }
 
   /** The yield mark of item `item` (≥ nE: a collider shape or a polygon's interior): its collider's entity id + 1. */
@@ -441,6 +468,7 @@ export class ContactResponse {
       return;
     }
     if (!this.corrects()) return;
+    this.limitRelease(k, this.bnd.nE + this.cols.nS + this.cols.nC + p);
     this.respondCollider(ctx, k, i, this.cols.polyCol[p]!);
   }
 
@@ -520,7 +548,10 @@ export class ContactResponse {
     if (!this.implicitOn) return true;
     if (!(item >= 0 && item < this.bnd.nE) && this.bouncyItem(ctx, item)) return this.corrects();
     if (this.rq[R_PEN]! > this.rq[R_RT]!) {
-      if (this.pairs.covered[k] === 0) return this.corrects();
+      if (this.pairs.covered[k] === 0) {
+        if (item >= this.bnd.nE) this.limitRelease(k, item);
+        return this.corrects();
+      }
       // left inside the collider (a COVER_YIELD pair is a collider's)
       if (this.pairs.covered[k] === COVER_YIELD) this.yieldNext[this.pairs.p[k]!] = this.yieldId(item);
     }
