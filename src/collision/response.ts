@@ -73,8 +73,8 @@ export class ContactResponse {
   /**
    * The driven collider (its entity id + 1; 0: none) that left each particle more than r̂ inside it (a covered pair: it
    * yielded to the particle) in the last response (yieldPrev) and in this one (yieldNext); of the boundary yieldBnd.
-   * markCovered keeps covering the particle's pair with that collider while it stays inside, also once its body no
-   * longer touches another (a release: see markCovered).
+   * markCovered keeps covering the particle's pair with that collider while it stays inside and the collider moves,
+   * also once its body no longer touches another (a release: see markCovered); limitRelease when the collider stopped.
    */
   private yieldPrev: Int32Array = new Int32Array(0);
   private yieldNext: Int32Array = new Int32Array(0);
@@ -649,7 +649,11 @@ export class ContactResponse {
     // penalty pushes it out once there is room. Every other collider pair without a barrier is corrected as before
     // (only the particle moves): a still collider's, and a moving one's against a free body, which the penalty alone
     // let a circle hitting a jelly at 8 m/s sink 10 cm into for a step. A polygon's interior pair yields likewise where
-    // the particle is a floor candidate of one of its edges (polygonYields).
+    // the particle is a floor candidate of one of its edges (polygonYields). A particle the last response left more than
+    // r̂ inside a moving collider under such a cover (its mark, yieldPrev) stays covered by that collider while the pair
+    // has no barrier, whether or not its body still touches another: released, it leaves by its penalty, with the
+    // solve's barriers around it, where a correction pushed it out through the nearest surface in one step (up to
+    // 15 cm, into a neighbour). A collider that stopped lets it out by limitRelease's steps (docs/contact.md, "Releases").
     const all = pot.trN > 0 ? 1 : 0, bnd = this.bnd, nE = bnd.nE, cols = this.cols, poly0 = nE + cols.nS + cols.nC;
     this.pressedReady = false;
     let j = 0, g = pot.count;
