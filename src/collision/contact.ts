@@ -303,13 +303,13 @@ export class ContactSystem {
    * Which driven collider each particle was left inside of at the last response (its entity id + 1, 0: none;
    * docs/contact.md, "Releases"), or null when none was (snapshots: an optional section).
    */
-  yieldFlags(ctx: StepContext): Int32Array | null {
-    return this.boundary.topology === ctx.topology ? this.response.yieldFlags(this.boundary) : null;
+  yieldMarks(ctx: StepContext): Int32Array | null {
+    return this.boundary.topology === ctx.topology ? this.response.yieldMarks(this.boundary) : null;
   }
 
-  /** Put a snapshot's yield flags back (after importState, which restores the boundary they belong to). */
-  importYield(flags: Int32Array | null): void {
-    this.response.importYield(this.boundary, flags);
+  /** Put a snapshot's yield marks back (after importState, which restores the boundary they belong to). */
+  importYieldMarks(marks: Int32Array | null): void {
+    this.response.importYieldMarks(this.boundary, marks);
   }
 
   /** Add local polygon vertices (a polygon collider's, counter-clockwise); returns their start index. */

@@ -214,7 +214,7 @@ export class ContactResponse {
     return !aborted;
   }
 
-  /** This response's yield flags start empty; the last response's become yieldPrev (none for a new boundary). */
+  /** This response's yield marks start empty; the last response's become yieldPrev (none for a new boundary). */
   private beginYield(bnd: ContactBoundary): void {
     if (this.releaseUsed.length !== bnd.n) this.releaseUsed = new Float64Array(bnd.n);
     else this.releaseUsed.fill(0);
@@ -234,23 +234,23 @@ export class ContactResponse {
    * The last response's yields (a copy: per particle the collider's entity id + 1, or 0), when it ran on boundary `bnd`
    * and a collider yielded to a particle; else null (snapshots: they decide the next step's covers).
    */
-  yieldFlags(bnd: ContactBoundary): Int32Array | null {
+  yieldMarks(bnd: ContactBoundary): Int32Array | null {
     if (this.yieldBnd !== bnd) return null;
     const f = this.yieldNext;
     for (let i = 0; i < f.length; i++) if (f[i] !== 0) return f.slice();
     return null;
   }
 
-  /** Put a snapshot's yield flags back (null: none), for boundary `bnd` (the restored world's). */
-  importYield(bnd: ContactBoundary, flags: Int32Array | null): void {
-    if (flags === null) {
-      if (this.yieldBnd !== bnd) return; // nothing flagged: the next response starts empty either way
+  /** Put a snapshot's yield marks back (null: none), for boundary `bnd` (the restored world's). */
+  importYieldMarks(bnd: ContactBoundary, marks: Int32Array | null): void {
+    if (marks === null) {
+      if (this.yieldBnd !== bnd) return; // nothing marked: the next response starts empty either way
       this.yieldNext.fill(0);
       return;
     }
     this.yieldBnd = bnd;
     this.yieldPrev = new Int32Array(bnd.n);
-    this.yieldNext = flags.slice();
+    this.yieldNext = marks.slice();
   }
 
   /**
@@ -462,13 +462,13 @@ export class ContactResponse {
     this.rq[R_CY] = by;
     if (this.implicitOn && this.pairs.covered[k] === COVER_YIELD) {
       // a moving polygon yields to a pressed body (markCovered): its edges' penalties push the particle out
-      this.yieldNext[i] = this.colliderEids[this.cols.polyCol[p]!]! + 1;
+      this.yieldNext[i] = this.yieldId(item);
       this.rq[R_IMP] = 0;
       this.record(k);
       return;
     }
     if (!this.corrects()) return;
-    this.limitRelease(k, this.bnd.nE + this.cols.nS + this.cols.nC + p);
+    this.limitRelease(k, item);
     this.respondCollider(ctx, k, i, this.cols.polyCol[p]!);
   }
 
@@ -666,10 +666,12 @@ export class ContactResponse {
         if (this.polygonYields(p, it - poly0, j, x)) this.pairs.covered[k] = COVER_YIELD;
       } else if (cand) {
         if (pot.barrierKappa(j) > 0) this.pairs.covered[k] = COVER_SOLVED;
-        else if (pot.hasFloor(j) && pot.kind[j] === KIND_EDGE) {
-          if (!this.selfFolded(p, pot.node[3 * j + 1]!)) this.pairs.covered[k] = COVER_SOLVED;
-        } else if (pot.hasFloor(j) && it >= nE && cols.shapeMoved(it - nE) && (this.yieldPrev[p] === this.yieldId(it) || this.isPressed(bnd.bodyOf[p]!, x))) {
-          this.pairs.covered[k] = COVER_YIELD;
+        else if (pot.hasFloor(j)) {
+          if (pot.kind[j] === KIND_EDGE) {
+            if (!this.selfFolded(p, pot.node[3 * j + 1]!)) this.pairs.covered[k] = COVER_SOLVED;
+          } else if (it >= nE && cols.shapeMoved(it - nE) && (this.yieldPrev[p] === this.yieldId(it) || this.isPressed(bnd.bodyOf[p]!, x))) {
+            this.pairs.covered[k] = COVER_YIELD;
+          }
         }
       } else if (all === 1) this.pairs.covered[k] = COVER_SOLVED;
       // the guards [count, total) are in the same order: the pair's potential, for its impulse

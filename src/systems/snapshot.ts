@@ -42,7 +42,7 @@ import type { SleepState } from './sleep';
  * (empty unless a rest chord may follow: src/solver/newton.ts, restChord). 5: the factor section ends with the
  * error factor a chord chain measured on it (0: none; src/solver/newton.ts, contractionMax). 6: an optional yield
  * section after the sleep section (the particles a driven collider was left inside of: src/collision/response.ts),
- * written only when a particle is flagged, so other worlds keep version 5's payload and state hash.
+ * written only when a particle is marked, so other worlds keep version 5's payload and state hash.
  */
 export const SNAPSHOT_FORMAT = 6;
 /** Tags of the optional sections, in the order they are written. */
@@ -145,7 +145,7 @@ export function snapshotPayload(p: Pipeline, ecs: World, extras: WorldExtras): U
     w.f64(f.contraction);
   }
   if (p.sleep.hasState()) writeSleep(w, p.sleep.exportState(ctx));
-  const yielded = p.contact.yieldFlags(ctx);
+  const yielded = p.contact.yieldMarks(ctx);
   if (yielded) writeYield(w, yielded);
   return w.finish();
 }
@@ -506,7 +506,7 @@ export function applySnapshot(p: Pipeline, ecs: World, data: SnapshotData, suspe
   ctx.stepCount = data.stepCount;
   p.ensureTopology(); // rebuilt from scratch when the entities were replaced
   p.contact.importState(ctx, data.contact);
-  p.contact.importYield(data.yielded);
+  p.contact.importYieldMarks(data.yielded);
   const A = p.anchors;
   A.clear();
   for (let s = 0; s < data.anchors.eid.length; s++) {
@@ -622,7 +622,7 @@ export function stateHashes(p: Pipeline): Record<string, string> {
   }
   const w = new ByteWriter();
   writeContact(w, p.contact.exportState(ctx));
-  const yielded = p.contact.yieldFlags(ctx);
+  const yielded = p.contact.yieldMarks(ctx);
   if (yielded) writeYield(w, yielded);
   const hk = new Hash64();
   hk.bytes(w.finish());
