@@ -115,11 +115,10 @@ function allFinite(w: PhysicsWorld): boolean {
 
 /**
  * Two Neo-Hookean jellies (128 triangles) stacked in a narrow box, and a circle (r = 0.15 m; `square`: a square of side
- * 0.3 m) above them that `drive`
- * moves each step (it gets the world, the step, the paddle and the lower jelly's body) for `release` + 30 steps: the
- * particles inside the paddle just before step `release`, the largest move the response made in steps release …
- * release + 3, the particles inside the paddle at the end, the deepest boundary particle inside another body (a check
- * every 5 steps) and the particles' radius. No step fails safe.
+ * 0.3 m) above them that `drive` moves each step (it gets the world, the step, the paddle and the lower jelly's body)
+ * for `release` + 30 steps: the particles inside the paddle just before step `release`, the largest move the response
+ * made in steps release … release + 3, the particles inside the paddle at the end, the deepest boundary particle inside
+ * another body (a check every 5 steps) and the particles' radius. No step fails safe.
  */
 function pressedStack(release: number, drive: (w: PhysicsWorld, step: number, paddle: number, lower: number) => void, square = false) {
   const w = new PhysicsWorld({ dt: 1 / 60 });
