@@ -321,12 +321,22 @@ export async function runBrowserChecks(opts: RunOptions = {}): Promise<PageResul
       if (t.interact && canvas && hasHooks) {
         const waitSim = (s: number): Promise<unknown> =>
           page.waitForFunction((s2) => (window as unknown as { __elastica: Hooks }).__elastica.simTime() >= s2, s, { timeout: timeoutMs });
-        await waitSim(0.5);
-        const a = await canvas.screenshot();
-        await waitSim(2);
-        const b = await canvas.screenshot();
-        motion = (await page.evaluate(`(${DIFF_PNGS})(${JSON.stringify(a.toString('base64'))}, ${JSON.stringify(b.toString('base64'))})`)) as number;
-        if (!(motion > 0.002)) errors.push(`nothing moved between 0.5 s and 2 s: ${(motion * 100).toFixed(3)}% pixels changed`);
+        // Each picture is taken with the simulation paused, at the sim time it names: under load a screenshot can
+        // take longer than a second of simulation, and one taken late saw a settled scene (the viewer's rod: 0.06 %
+        // changed against 0.5 % in a quiet run). The pause lasts a few rendered frames, so the canvas shows that time.
+        const capture = async (s: number): Promise<{ png: Buffer; at: number }> => {
+          await waitSim(s);
+          await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.pause());
+          const at = await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.simTime());
+          await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+          const png = await canvas.screenshot();
+          await page.evaluate(() => (window as unknown as { __elastica: Hooks }).__elastica.resume());
+          return { png, at };
+        };
+        const a = await capture(0.5);
+        const b = await capture(2);
+        motion = (await page.evaluate(`(${DIFF_PNGS})(${JSON.stringify(a.png.toString('base64'))}, ${JSON.stringify(b.png.toString('base64'))})`)) as number;
+        if (!(motion > 0.002)) errors.push(`nothing moved between ${a.at.toFixed(2)} s and ${b.at.toFixed(2)} s: ${(motion * 100).toFixed(3)}% pixels changed`);
         // Scripted pointer drag of the page's drag body. The simulation is paused from reading the target until the
         // press has grabbed (a page signal): under load a frame can run several steps between the two, and a moving
         // body could leave the 40 px pick radius.
