@@ -162,9 +162,10 @@ function readYield(r: ByteReader, nParticles: number, boundaryCurrent: boolean, 
   if (n !== nParticles) throw new ByteFormatError(`the yield section has ${n} particles, the snapshot ${nParticles}`);
   const yields = new Int32Array(n);
   r.i32s(yields, n, 'yields');
+  const known = new Set(colliders); // a restore's check: one lookup per particle, not a scan of the colliders
   for (let i = 0; i < n; i++) {
     const v = yields[i]!;
-    if (v !== 0 && !colliders.includes(v - 1)) {
+    if (v !== 0 && !known.has(v - 1)) {
       throw new ByteFormatError(`yield of particle ${i} is ${v}; expected 0 or a collider's entity id + 1 (${colliders.map((e) => e + 1).join(', ') || 'no colliders'})`);
     }
   }
