@@ -13,7 +13,7 @@
  * in any release. docs/api.md lists the public API.
  */
 export { PhysicsWorld, warmUpEngine, MAX_WARMUP_STEPS } from './world';
-export type { WarmUpOptions, WarmUpReport } from './world';
+export type { WarmUpAsyncOptions, WarmUpOptions, WarmUpReport } from './world';
 export type { WorldOptions, ParticleOptions, TriangleOptions, ColliderOptions } from './world';
 // the fixed step's stages and user systems (world.addSystem), the step context they receive, the last step's stats
 export { STAGES, SystemError } from './systems/pipeline';

@@ -83,38 +83,63 @@ export function engineWarmedUp(): boolean {
  * game-mode world with dt 1/60 and implicit Euler (src/world.ts passes PhysicsWorld's).
  */
 export function runWarmUp(createWorld: () => WarmUpWorld, onProgress?: (fraction: number) => void): void {
+  for (const fraction of warmUpSteps(createWorld)) if (onProgress) onProgress(fraction);
+}
+
+/**
+ * The warm-up one step at a time: yields the fraction done after each of its steps, so that a caller
+ * may spread it over several event-loop tasks (PhysicsWorld.warmUpAsync). Yields nothing when the
+ * warm-up ran or is running. A warm-up left unfinished (the generator returned early) may run again.
+ */
+export function* warmUpSteps(createWorld: () => WarmUpWorld): Generator<number, void, void> {
   if (state !== 0) return;
   state = 1;
-  // a fosssim jelly squashed by its top row's initial velocity (large strain: the PSD clamp branch,
-  // line-search halvings). After its direct-path steps its linear systems go through PCG preconditioned
-  // by one factor, never refactored, so each solve takes several CG iterations and pcg() becomes hot
-  // (LDLᵀ's factor and solve kernels run in the direct-path steps and in every preconditioner solve). The
-  // solver's phase timings (NewtonSolver.profile) are on every third step.
-  const a = createWorld();
-  addJelly(a, 0, 0.3, -4);
-  for (let s = 0; s < DIRECT_WARMUP_STEPS; s++) a.step();
-  const newton = a.newtonSolver();
-  newton.pcgMinDofs = 0;
-  newton.refactorIters = 1 << 20;
-  newton.cgTolerance = 1e-12;
-  for (let s = 0; s < WARMUP_STEPS; s++) {
-    newton.profile = s % 3 === 0;
-    a.step();
-    if (onProgress && (s + 1) % 100 === 0) onProgress((s + 1) / TOTAL_STEPS);
+  try {
+    // a fosssim jelly squashed by its top row's initial velocity (large strain: the PSD clamp branch,
+    // line-search halvings). After its direct-path steps its linear systems go through PCG preconditioned
+    // by one factor, never refactored, so each solve takes several CG iterations and pcg() becomes hot
+    // (LDLᵀ's factor and solve kernels run in the direct-path steps and in every preconditioner solve). The
+    // solver's phase timings (NewtonSolver.profile) are on every third step.
+    const a = createWorld();
+    addJelly(a, 0, 0.3, -4);
+    let done = 0;
+    for (let s = 0; s < DIRECT_WARMUP_STEPS; s++) {
+      a.step();
+      yield ++done / TOTAL_STEPS;
+    }
+    const newton = a.newtonSolver();
+    newton.pcgMinDofs = 0;
+    newton.refactorIters = 1 << 20;
+    newton.cgTolerance = 1e-12;
+    for (let s = 0; s < WARMUP_STEPS; s++) {
+      newton.profile = s % 3 === 0;
+      a.step();
+      yield ++done / TOTAL_STEPS;
+    }
+    const c = colliderWorld(createWorld());
+    for (let s = 0; s < COLLIDER_WARMUP_STEPS; s++) {
+      c.step();
+      yield ++done / TOTAL_STEPS;
+    }
+    const w = contactWorld(createWorld());
+    for (let s = 0; s < CONTACT_WARMUP_STEPS; s++) {
+      w.step();
+      yield ++done / TOTAL_STEPS;
+    }
+    state = 2;
+  } finally {
+    if (state !== 2) state = 0;
   }
-  colliderWarmUp(createWorld());
-  contactWarmUp(createWorld(), onProgress);
-  state = 2;
 }
 
 /** Steps of the whole warm-up (its progress fractions). */
-const TOTAL_STEPS = WARMUP_STEPS + COLLIDER_WARMUP_STEPS + CONTACT_WARMUP_STEPS;
+const TOTAL_STEPS = DIRECT_WARMUP_STEPS + WARMUP_STEPS + COLLIDER_WARMUP_STEPS + CONTACT_WARMUP_STEPS;
 
 /**
  * The collider warm-up world: a floor, a circle, a segment and a polygon collider, and a jelly resting just above
  * each of the three (their candidates from the first step, touching within a few).
  */
-function colliderWarmUp(w: WarmUpWorld): void {
+function colliderWorld(w: WarmUpWorld): WarmUpWorld {
   w.addHalfplane(0, 0, 0, 1);
   w.addCircleCollider(-1, 0.3, 0.15);
   w.addSegmentCollider(0.6, 0.4, 1.4, 0.3);
@@ -123,22 +148,19 @@ function colliderWarmUp(w: WarmUpWorld): void {
   addJelly(w, 1, 0.54, 0, { body: w.createBody(), vx: 0 });
   addJelly(w, 2.1, 0.48, 0, { body: w.createBody(), vx: 0 });
   w.contacts.enabled = true;
-  for (let s = 0; s < COLLIDER_WARMUP_STEPS; s++) w.step();
+  return w;
 }
 
 /**
  * The contact warm-up world: a floor, one jelly sliding along it at 2 m/s until friction holds it,
  * another dropped onto it from 0.3 m above its top.
  */
-function contactWarmUp(w: WarmUpWorld, onProgress?: (fraction: number) => void): void {
+function contactWorld(w: WarmUpWorld): WarmUpWorld {
   w.addHalfplane(0, 0, 0, 1);
   addJelly(w, 0, 0.16, 0, { body: w.createBody(), vx: 2 });
   addJelly(w, 0.2, 0.6, 0, { body: w.createBody(), vx: 0 });
   w.contacts.enabled = true;
-  for (let s = 0; s < CONTACT_WARMUP_STEPS; s++) {
-    w.step();
-    if (onProgress && (s + 1) % 50 === 0) onProgress((WARMUP_STEPS + COLLIDER_WARMUP_STEPS + s + 1) / TOTAL_STEPS);
-  }
+  return w;
 }
 
 /** A 0.3 m square FOSSSim-CST jelly of 8 triangles centred at (cx, cy), bottom row fixed, top row moving at vyTop. */

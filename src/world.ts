@@ -19,7 +19,7 @@ import { Pipeline, type StageName, type SystemFn, type SystemPlacement } from '.
 import { DEFAULT_EDGE_RADIUS, DEFAULT_PARTICLE_RADIUS, EcsBridge, hingeRest, restLength, STORE_LISTS } from './systems/ecs';
 import { COLLIDER_CIRCLE, COLLIDER_POLYGON, COLLIDER_SEGMENT, type ContactSystem } from './collision/contact';
 import type { PenaltyTerm } from './collision/penalty';
-import { engineWarmedUp, runWarmUp } from './warmup';
+import { engineWarmedUp, runWarmUp, warmUpSteps } from './warmup';
 import { applySnapshot, readSnapshot, snapshotPayload, stateHash, stateHashes, writeSnapshot, type SnapshotData } from './systems/snapshot';
 import { ENGINE_VERSION } from './version';
 import { parseFilter, parseOneWay, writeColliderFilter, writeParticleFilter, type CollisionFilter, type FilterOptions, type OneWay } from './systems/filters';
@@ -888,12 +888,7 @@ export class PhysicsWorld {
    * Call it at scene load, after building the scene; `onProgress(fraction)` feeds a loading bar.
    */
   warmUp(options: WarmUpOptions = {}): WarmUpReport {
-    const steps = options.steps ?? 60;
-    if (!Number.isInteger(steps) || steps < 0 || steps > MAX_WARMUP_STEPS) {
-      throw new InputError(`warmUp: 'steps' must be a whole number in [0, ${MAX_WARMUP_STEPS}], got ${String(steps)}`);
-    }
-    const onProgress = options.onProgress;
-    if (onProgress !== undefined && typeof onProgress !== 'function') throw new InputError('warmUp: \'onProgress\' must be a function');
+    const { steps, onProgress } = warmUpOptions('warmUp', options);
     const t0 = performance.now();
     const engine = this.ctx.newton !== 'fosssim' && !engineWarmedUp();
     // the engine's warm-up is about half the work: it reports the first half of the progress
@@ -914,6 +909,48 @@ export class PhysicsWorld {
       restoreStats(stats, counters);
     }
     if (onProgress && steps === 0) onProgress(1);
+    return { ms: performance.now() - t0, engineMs, steps };
+  }
+
+  /**
+   * warmUp that does not block: the same work, run in slices of about `sliceMs` (default 10 ms) with the event loop
+   * free between them (a timer task each), so a loading screen keeps drawing and `onProgress` can move its bar.
+   * The scene's steps run on a private copy of this world made from its snapshot at the call, so this world is never
+   * touched: it may be drawn, edited or stepped meanwhile (changes made meanwhile are not warmed). Resolves with the
+   * report once done; bad options reject with an InputError and nothing runs.
+   */
+  async warmUpAsync(options: WarmUpAsyncOptions = {}): Promise<WarmUpReport> {
+    const { steps, onProgress } = warmUpOptions('warmUpAsync', options);
+    const sliceMs = options.sliceMs ?? 10;
+    if (typeof sliceMs !== 'number' || !(sliceMs > 0 && sliceMs <= 1000)) {
+      throw new InputError(`warmUpAsync: 'sliceMs' must be a number of milliseconds in (0, 1000], got ${String(sliceMs)}`);
+    }
+    const t0 = performance.now();
+    let sliceStart = t0;
+    const slice = async (): Promise<void> => {
+      if (performance.now() - sliceStart < sliceMs) return;
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      sliceStart = performance.now();
+    };
+    const engine = this.ctx.newton !== 'fosssim' && !engineWarmedUp();
+    if (engine) {
+      // the engine's warm-up is about half the work: it reports the first half of the progress
+      for (const f of warmUpSteps(() => new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' }))) {
+        if (onProgress) onProgress(0.5 * f);
+        await slice();
+      }
+    }
+    const engineMs = performance.now() - t0;
+    if (steps > 0) {
+      const copy = PhysicsWorld.fromSnapshot(this.snapshot());
+      for (let s = 0; s < steps; s++) {
+        copy.step();
+        if (onProgress) onProgress((engine ? 0.5 : 0) + ((engine ? 0.5 : 1) * (s + 1)) / steps);
+        await slice();
+      }
+    } else if (onProgress) {
+      onProgress(1);
+    }
     return { ms: performance.now() - t0, engineMs, steps };
   }
 
@@ -974,12 +1011,29 @@ export function warmUpEngine(onProgress?: (fraction: number) => void): void {
 /** Most steps PhysicsWorld.warmUp runs (10 s at 60 Hz). */
 export const MAX_WARMUP_STEPS = 600;
 
+/** warmUp's and warmUpAsync's checked options. */
+function warmUpOptions(name: string, options: WarmUpOptions): { steps: number; onProgress: ((fraction: number) => void) | undefined } {
+  const steps = options.steps ?? 60;
+  if (!Number.isInteger(steps) || steps < 0 || steps > MAX_WARMUP_STEPS) {
+    throw new InputError(`${name}: 'steps' must be a whole number in [0, ${MAX_WARMUP_STEPS}], got ${String(steps)}`);
+  }
+  const onProgress = options.onProgress;
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw new InputError(`${name}: 'onProgress' must be a function`);
+  return { steps, onProgress };
+}
+
 /** Options of PhysicsWorld.warmUp. */
 export interface WarmUpOptions {
   /** Steps of the world itself to run and undo (default 60: one second, long enough for first contacts in most scenes). */
   steps?: number;
   /** Called with the fraction done (0..1] as the warm-up proceeds (a loading bar). */
   onProgress?: (fraction: number) => void;
+}
+
+/** Options of PhysicsWorld.warmUpAsync. */
+export interface WarmUpAsyncOptions extends WarmUpOptions {
+  /** Milliseconds of work between two yields to the event loop (default 10; (0, 1000]). */
+  sliceMs?: number;
 }
 
 /** What PhysicsWorld.warmUp did: its total and engine-part milliseconds and the world steps run. */

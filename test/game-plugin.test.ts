@@ -7,6 +7,7 @@
  * class, SoftSim and the physics are the real ones.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { engineWarmedUp } from '../src/warmup';
 
 vi.mock('phaser', () => {
   class ScenePlugin {
@@ -123,6 +124,18 @@ function makePlugin() {
 }
 
 describe('ElasticaPlugin lifecycle (fake scene)', () => {
+  // first in the file: the engine's warm-up is once per process
+  it('the engine\'s JIT warm-up runs at CREATE, after the scene\'s create() (where a warmUpAsync may start it), not at START', () => {
+    expect(engineWarmedUp()).toBe(false);
+    const { plugin, events } = makePlugin();
+    events.emit('boot');
+    events.emit('start');
+    plugin.add.bounds();
+    expect(engineWarmedUp()).toBe(false);
+    events.emit('create');
+    expect(engineWarmedUp()).toBe(true);
+  });
+
   it('the constructor is cheap: no world, only the base class BOOT subscription', () => {
     const { plugin, events, input } = makePlugin();
     expect(plugin.running).toBe(false);

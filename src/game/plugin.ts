@@ -19,7 +19,7 @@ import { InputError } from '../errors';
 import Phaser from 'phaser';
 import { SoftSim, SoftBody, type ContactListener, type ContactType, type FailSafeListener, type JellyOptions, type RopeOptions, type SheetOptions, type SoftSimOptions } from './sim';
 import type { SoftQueries } from './queries';
-import type { PhysicsWorld, WarmUpOptions, WarmUpReport } from '../world';
+import { warmUpEngine, type PhysicsWorld, type WarmUpAsyncOptions, type WarmUpOptions, type WarmUpReport } from '../world';
 import type { Collider } from './colliders';
 import { Skin } from './skin';
 import { mesh2dIndices, uvFromBounds } from './mesh2d';
@@ -109,7 +109,8 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   /** Scene START: new simulation, hook update and input. Runs on every (re)start. */
   override start(): void {
     const events = this.systems!.events;
-    this.current = new SoftSim(this.options);
+    // the engine's JIT warm-up waits for CREATE (below): a warmUpAsync() in the scene's create() runs it in slices
+    this.current = new SoftSim({ ...this.options, engineWarmUp: false });
     this.debug = this.options.debug ?? false;
     this.colliderStamp = -1;
     events.on(Phaser.Scenes.Events.UPDATE, this.update, this);
@@ -125,11 +126,15 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   }
 
   /**
-   * Scene CREATE (after the scene's create()): the bodies it made get their topology now, at load, not in the first
-   * frame (SoftSim.prepare).
+   * Scene CREATE (after the scene's create()): the engine's JIT warm-up, unless the scene's warmUp / warmUpAsync ran
+   * or started it (once per page; `engineWarmUp: false` leaves it to the first step), and the bodies it made get
+   * their topology now, at load, not in the first frame (SoftSim.prepare).
    */
   private created(): void {
-    this.current?.prepare();
+    const s = this.current;
+    if (!s) return;
+    if ((this.options.engineWarmUp ?? true) && s.world.newton !== 'fosssim') warmUpEngine();
+    s.prepare();
   }
 
   /**
@@ -214,6 +219,15 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
    */
   warmUp(options: WarmUpOptions = {}): WarmUpReport {
     return this.need().warmUp(options);
+  }
+
+  /**
+   * warmUp without blocking the page: slices of about `sliceMs` (default 10) with the event loop free between them,
+   * on a private copy of the world, so a loading screen keeps drawing while `onProgress(fraction)` moves its bar
+   * (SoftSim.warmUpAsync). Resolves with the report.
+   */
+  warmUpAsync(options: WarmUpAsyncOptions = {}): Promise<WarmUpReport> {
+    return this.need().warmUpAsync(options);
   }
 
   /** The engine (PhysicsWorld, SI units, y up) the SoftSim steps: entities, components, contacts, stats. */

@@ -11,7 +11,7 @@
  * state after the same number of steps at any frame rate.
  */
 import { MATERIAL_NAMES, type MaterialName } from '../elements';
-import { PhysicsWorld, warmUpEngine, type WarmUpOptions, type WarmUpReport, type WorldOptions } from '../world';
+import { PhysicsWorld, warmUpEngine, type WarmUpAsyncOptions, type WarmUpOptions, type WarmUpReport, type WorldOptions } from '../world';
 import type { CollisionFilter, FilterOptions } from '../systems/filters';
 import { meshBox, meshCircle, meshPolygon, meshSheet, type MeshData } from '../mesh';
 import { parseSceneXml } from '../scene/xml';
@@ -633,6 +633,12 @@ export interface SoftSimOptions {
    * stop being solved until something disturbs them (src/systems/sleep.ts, docs/plugin.md).
    */
   sleeping?: boolean;
+  /**
+   * Run the engine's JIT warm-up (src/warmup.ts, once per page, about half a second on one core) when the SoftSim is
+   * made (default true). false leaves it to `warmUpAsync()` at load, which spreads it over the event loop with the
+   * scene's own warm-up, or else to the first step.
+   */
+  engineWarmUp?: boolean;
 }
 
 export type StepListener = (sim: SoftSim) => void;
@@ -707,7 +713,9 @@ export class SoftSim {
     this.attach(this.world);
     this.accumulator = new FixedStepAccumulator({ dt: this.world.dt, maxStepsPerFrame: this.maxStepsPerFrame });
     // JIT warm-up (src/warmup.ts, once per page) at scene start rather than in the first frame's step
-    if (this.world.newton !== 'fosssim') warmUpEngine();
+    const engineWarmUp = opts.engineWarmUp ?? true;
+    if (typeof engineWarmUp !== 'boolean') throw new InputError(`SoftSim: 'engineWarmUp' must be true or false, got ${String(engineWarmUp)}`);
+    if (engineWarmUp && this.world.newton !== 'fosssim') warmUpEngine();
   }
 
   // ---- units ----------------------------------------------------------------
@@ -778,6 +786,15 @@ export class SoftSim {
     const report = this.world.warmUp(options);
     this.query.invalidate(); // the warm-up's steps are undone: the step counter comes back, the query index must not
     return report;
+  }
+
+  /**
+   * warmUp without blocking the page (PhysicsWorld.warmUpAsync): the work runs in slices of about `sliceMs` with the
+   * event loop free between them, on a private copy of the world, so a loading screen keeps drawing and
+   * `onProgress(fraction)` can move its bar. The scene is not touched and may run meanwhile.
+   */
+  warmUpAsync(options: WarmUpAsyncOptions = {}): Promise<WarmUpReport> {
+    return this.world.warmUpAsync(options);
   }
 
   /** Run after every fixed step (after collisions). */
