@@ -890,7 +890,7 @@ export class PhysicsWorld {
   warmUp(options: WarmUpOptions = {}): WarmUpReport {
     const { steps, onProgress } = warmUpOptions('warmUp', options);
     const t0 = performance.now();
-    const engine = this.ctx.newton !== 'fosssim' && !engineWarmedUp();
+    const engine = this.engineColdForWarmUp();
     // the engine's warm-up is about half the work: it reports the first half of the progress
     if (engine) warmUpEngine(onProgress ? (f) => onProgress(0.5 * f) : undefined);
     const engineMs = performance.now() - t0;
@@ -901,7 +901,7 @@ export class PhysicsWorld {
     try {
       for (let s = 0; s < steps; s++) {
         pipeline.step();
-        if (onProgress) onProgress((engine ? 0.5 : 0) + ((engine ? 0.5 : 1) * (s + 1)) / steps);
+        if (onProgress) onProgress(sceneProgress(engine, s + 1, steps));
       }
     } finally {
       pipeline.userSystemsMuted = false;
@@ -932,10 +932,10 @@ export class PhysicsWorld {
       await new Promise<void>((resolve) => setTimeout(resolve, 0));
       sliceStart = performance.now();
     };
-    const engine = this.ctx.newton !== 'fosssim' && !engineWarmedUp();
+    const engine = this.engineColdForWarmUp();
     if (engine) {
       // the engine's warm-up is about half the work: it reports the first half of the progress
-      for (const f of warmUpSteps(() => new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' }))) {
+      for (const f of warmUpSteps(newWarmUpWorld)) {
         if (onProgress) onProgress(0.5 * f);
         await slice();
       }
@@ -945,7 +945,7 @@ export class PhysicsWorld {
       const copy = PhysicsWorld.fromSnapshot(this.snapshot());
       for (let s = 0; s < steps; s++) {
         copy.step();
-        if (onProgress) onProgress((engine ? 0.5 : 0) + ((engine ? 0.5 : 1) * (s + 1)) / steps);
+        if (onProgress) onProgress(sceneProgress(engine, s + 1, steps));
         await slice();
       }
     } else if (onProgress) {
@@ -954,9 +954,14 @@ export class PhysicsWorld {
     return { ms: performance.now() - t0, engineMs, steps };
   }
 
+  /** Whether the engine's JIT warm-up is still to run for this world (game mode, not run or running in this process). */
+  private engineColdForWarmUp(): boolean {
+    return this.ctx.newton !== 'fosssim' && !engineWarmedUp();
+  }
+
   /** Advance one fixed step of dt. */
   step(): void {
-    if (this.ctx.newton !== 'fosssim' && !engineWarmedUp()) warmUpEngine(); // once per process (src/warmup.ts)
+    if (this.engineColdForWarmUp()) warmUpEngine(); // once per process (src/warmup.ts)
     this.pipeline.step();
   }
 
@@ -1005,7 +1010,17 @@ export class PhysicsWorld {
  * may call it earlier, during loading.
  */
 export function warmUpEngine(onProgress?: (fraction: number) => void): void {
-  runWarmUp(() => new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' }), onProgress);
+  runWarmUp(newWarmUpWorld, onProgress);
+}
+
+/** A world of the engine's warm-up (src/warmup.ts): game mode, dt 1/60, implicit Euler. */
+function newWarmUpWorld(): PhysicsWorld {
+  return new PhysicsWorld({ dt: 1 / 60, integrator: 'implicit-euler' });
+}
+
+/** warmUp's progress after `done` of the scene's `steps` steps: the second half when the engine's warm-up ran first. */
+function sceneProgress(engine: boolean, done: number, steps: number): number {
+  return (engine ? 0.5 : 0) + ((engine ? 0.5 : 1) * done) / steps;
 }
 
 /** Most steps PhysicsWorld.warmUp runs (10 s at 60 Hz). */
