@@ -136,6 +136,14 @@ describe('ElasticaPlugin lifecycle (fake scene)', () => {
     expect(engineWarmedUp()).toBe(true);
   });
 
+  it('a bad engineWarmUp option is an InputError at START, before a simulation is made', () => {
+    const { plugin, events } = makePlugin();
+    events.emit('boot');
+    plugin.configure({ engineWarmUp: 'yes' as unknown as boolean });
+    expect(() => events.emit('start')).toThrow(/SoftSim: 'engineWarmUp' must be true or false/);
+    expect(plugin.running).toBe(false);
+  });
+
   it('the constructor is cheap: no world, only the base class BOOT subscription', () => {
     const { plugin, events, input } = makePlugin();
     expect(plugin.running).toBe(false);

@@ -17,7 +17,7 @@
  */
 import { InputError } from '../errors';
 import Phaser from 'phaser';
-import { SoftSim, SoftBody, type ContactListener, type ContactType, type FailSafeListener, type JellyOptions, type RopeOptions, type SheetOptions, type SoftSimOptions } from './sim';
+import { SoftSim, SoftBody, engineWarmUpOption, type ContactListener, type ContactType, type FailSafeListener, type JellyOptions, type RopeOptions, type SheetOptions, type SoftSimOptions } from './sim';
 import type { SoftQueries } from './queries';
 import { warmUpEngine, type PhysicsWorld, type WarmUpAsyncOptions, type WarmUpOptions, type WarmUpReport } from '../world';
 import type { Collider } from './colliders';
@@ -68,6 +68,8 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   /** The simulation of the running scene (null between SHUTDOWN and START); `sim` throws instead. */
   private current: SoftSim | null = null;
   options: ElasticaPluginOptions = {};
+  /** Whether CREATE runs the engine's JIT warm-up (options.engineWarmUp at START). */
+  private warmAtCreate = true;
   debug = false;
   private debugGfx: Phaser.GameObjects.Graphics | null = null;
   private flatGfx: Phaser.GameObjects.Graphics | null = null;
@@ -110,6 +112,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   override start(): void {
     const events = this.systems!.events;
     // the engine's JIT warm-up waits for CREATE (below): a warmUpAsync() in the scene's create() runs it in slices
+    this.warmAtCreate = engineWarmUpOption(this.options);
     this.current = new SoftSim({ ...this.options, engineWarmUp: false });
     this.debug = this.options.debug ?? false;
     this.colliderStamp = -1;
@@ -133,7 +136,7 @@ export class ElasticaPlugin extends Phaser.Plugins.ScenePlugin {
   private created(): void {
     const s = this.current;
     if (!s) return;
-    if ((this.options.engineWarmUp ?? true) && s.world.newton !== 'fosssim') warmUpEngine();
+    if (this.warmAtCreate && s.world.newton !== 'fosssim') warmUpEngine();
     s.prepare();
   }
 

@@ -641,6 +641,13 @@ export interface SoftSimOptions {
   engineWarmUp?: boolean;
 }
 
+/** SoftSimOptions.engineWarmUp, checked (default true): the SoftSim's and the plugin's. */
+export function engineWarmUpOption(opts: SoftSimOptions): boolean {
+  const on = opts.engineWarmUp ?? true;
+  if (typeof on !== 'boolean') throw new InputError(`SoftSim: 'engineWarmUp' must be true or false, got ${String(on)}`);
+  return on;
+}
+
 export type StepListener = (sim: SoftSim) => void;
 
 export class SoftSim {
@@ -713,9 +720,7 @@ export class SoftSim {
     this.attach(this.world);
     this.accumulator = new FixedStepAccumulator({ dt: this.world.dt, maxStepsPerFrame: this.maxStepsPerFrame });
     // JIT warm-up (src/warmup.ts, once per page) at scene start rather than in the first frame's step
-    const engineWarmUp = opts.engineWarmUp ?? true;
-    if (typeof engineWarmUp !== 'boolean') throw new InputError(`SoftSim: 'engineWarmUp' must be true or false, got ${String(engineWarmUp)}`);
-    if (engineWarmUp && this.world.newton !== 'fosssim') warmUpEngine();
+    if (engineWarmUpOption(opts) && this.world.newton !== 'fosssim') warmUpEngine();
   }
 
   // ---- units ----------------------------------------------------------------
