@@ -274,6 +274,14 @@ export class ContactResponse {
     } else this.releaseUsed[p] = used + pen;
   }
 
+  /**
+   * Whether a moving collider's item `item` yields to particle p (markCovered, polygonYields): the last response left p
+   * inside that collider (its mark: a release goes on), or p's body touches another body this step (it is pressed).
+   */
+  private yieldsTo(p: number, item: number, x: Float64Array): boolean {
+    return this.yieldPrev[p] === this.yieldId(item) || this.isPressed(this.bnd.bodyOf[p]!, x);
+  }
+
   /** The yield mark of item `item` (≥ nE: a collider shape or a polygon's interior): its collider's entity id + 1. */
   private yieldId(item: number): number {
     return this.colliderEids[this.cols.colliderOf(item - this.bnd.nE)]! + 1;
@@ -619,7 +627,7 @@ export class ContactResponse {
     const lo = nE + cols.polySeg[q]!, hi = lo + cols.polyCountW[q]!;
     if (!cols.shapeMoved(lo - nE)) return false;
     for (let c = j - 1; c >= 0 && pot.node[3 * c] === p && pot.item[c]! >= lo; c--) {
-      if (pot.item[c]! < hi && pot.hasFloor(c)) return this.yieldPrev[p] === this.yieldId(lo) || this.isPressed(this.bnd.bodyOf[p]!, x);
+      if (pot.item[c]! < hi && pot.hasFloor(c)) return this.yieldsTo(p, lo, x);
     }
     return false;
   }
@@ -669,7 +677,7 @@ export class ContactResponse {
         else if (pot.hasFloor(j)) {
           if (pot.kind[j] === KIND_EDGE) {
             if (!this.selfFolded(p, pot.node[3 * j + 1]!)) this.pairs.covered[k] = COVER_SOLVED;
-          } else if (it >= nE && cols.shapeMoved(it - nE) && (this.yieldPrev[p] === this.yieldId(it) || this.isPressed(bnd.bodyOf[p]!, x))) {
+          } else if (it >= nE && cols.shapeMoved(it - nE) && this.yieldsTo(p, it, x)) {
             this.pairs.covered[k] = COVER_YIELD;
           }
         }
